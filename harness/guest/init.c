@@ -1,0 +1,694 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * init.c - PID 1 of the jitter_tsc test guest.
+ *
+ * The very first thing it does is time a blocking getrandom(buf, 32, 0), so
+ * the wait reflects how long the kernel took to make the crng ready. It then
+ * mounts proc, sysfs, devtmpfs and debugfs and prints machine-readable lines
+ * "JTSC key=value" on the console, which harness/guest/report.sh and
+ * boottest.sh parse. The mode comes from the kernel command line:
+ *
+ *   jtsc.mode=report  (default) getrandom timing, /proc/crypto entries,
+ *                     kernel-log lines, debugfs stats, AF_ALG reads; reboot
+ *   jtsc.mode=bench   getrandom timing plus AF_ALG throughput; reboot
+ *   jtsc.mode=shell   the report, then an interactive busybox sh
+ *
+ * Other words: jtsc.algs=a,b,c (rngs to test; default jitter_tsc,
+ * jitterentropy_rng,stdrng; argv words also name rngs), jtsc.bench_ms=N and
+ * jtsc.bench_bytes=N (budget per rng), jtsc.dump=PATH|afalg:NAME with
+ * jtsc.dump_bytes=N and jtsc.dump_dev=/dev/vda (copy raw data to a disk for
+ * the host to analyse). The last line is always "JTSC done=1"; QEMU runs with
+ * -no-reboot so reboot(RB_AUTOBOOT) ends it.
+ *
+ * Run as a normal user process (not PID 1) it mounts and reboots nothing,
+ * so the AF_ALG part can be tried on the host: ./init jitterentropy_rng
+ */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
+#include <sys/klog.h>
+#include <sys/mount.h>
+#include <sys/random.h>
+#include <sys/reboot.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+
+#include "afalg.h"
+
+#define DEFAULT_ALGS	"jitter_tsc,jitterentropy_rng,stdrng"
+#define MAX_ALGS	8
+#define SAMPLE_LEN	32
+#define BENCH_REQ	4096
+#define KLOG_MAX_LINES	40
+
+static const size_t read_sizes[] = { 0, 1, 31, 32, 33, 4096, 65536 };
+
+static char cmdline[4096];
+static int is_pid1;
+
+/* ---- output ------------------------------------------------------------ */
+
+/* One write() per line keeps JTSC lines whole on the serial console. */
+static void __attribute__((format(printf, 1, 2))) out(const char *fmt, ...)
+{
+	char line[1024];
+	va_list ap;
+	int n;
+
+	memcpy(line, "JTSC ", 5);
+	va_start(ap, fmt);
+	n = vsnprintf(line + 5, sizeof(line) - 6, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	n += 5;
+	if (n > (int)sizeof(line) - 2)
+		n = sizeof(line) - 2;
+	line[n++] = '\n';
+	if (write(STDOUT_FILENO, line, n) < 0)
+		return;
+}
+
+static void hex(char *dst, const unsigned char *src, size_t len)
+{
+	static const char digits[] = "0123456789abcdef";
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		dst[2 * i] = digits[src[i] >> 4];
+		dst[2 * i + 1] = digits[src[i] & 15];
+	}
+	dst[2 * len] = '\0';
+}
+
+static int64_t now_us(clockid_t clk)
+{
+	struct timespec ts;
+
+	clock_gettime(clk, &ts);
+	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+/* Read a small file into buf (NUL-terminated, trailing newline stripped). */
+static int read_file(const char *path, char *buf, size_t size)
+{
+	ssize_t n;
+	int fd;
+
+	buf[0] = '\0';
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		buf[--n] = '\0';
+	return 0;
+}
+
+/* Value of kernel command-line word "key=value" (copied into val), or NULL. */
+static const char *param(const char *key, char *val, size_t size)
+{
+	size_t klen = strlen(key);
+	const char *p = cmdline;
+
+	while (*p) {
+		const char *end;
+
+		while (*p == ' ')
+			p++;
+		end = p + strcspn(p, " ");
+		if ((size_t)(end - p) > klen && !strncmp(p, key, klen) &&
+		    p[klen] == '=') {
+			size_t n = end - p - klen - 1;
+
+			if (n >= size)
+				n = size - 1;
+			memcpy(val, p + klen + 1, n);
+			val[n] = '\0';
+			return val;
+		}
+		p = end;
+	}
+	return NULL;
+}
+
+static unsigned long param_ul(const char *key, unsigned long def)
+{
+	char v[32];
+
+	return param(key, v, sizeof(v)) ? strtoul(v, NULL, 0) : def;
+}
+
+/* ---- system setup ------------------------------------------------------ */
+
+static void do_mount(const char *src, const char *dir, const char *type)
+{
+	mkdir(dir, 0755);
+	if (mount(src, dir, type, 0, NULL) < 0 && errno != EBUSY)
+		out("mount.%s=%s", type, afalg_errname(errno));
+}
+
+static void setup_pid1(void)
+{
+	int fd;
+
+	do_mount("proc", "/proc", "proc");
+	do_mount("sysfs", "/sys", "sysfs");
+	do_mount("devtmpfs", "/dev", "devtmpfs");
+	do_mount("debugfs", "/sys/kernel/debug", "debugfs");
+
+	/* No /dev/console in the initramfs: the kernel gave us no stdio. */
+	if (fcntl(STDOUT_FILENO, F_GETFD) < 0) {
+		fd = open("/dev/console", O_RDWR);
+		if (fd >= 0) {
+			dup2(fd, 0);
+			dup2(fd, 1);
+			dup2(fd, 2);
+			if (fd > 2)
+				close(fd);
+		}
+	}
+}
+
+static void __attribute__((noreturn)) finish(void)
+{
+	out("done=1");
+	if (is_pid1) {
+		sync();
+		reboot(RB_AUTOBOOT);
+		for (;;)
+			pause();
+	}
+	exit(0);
+}
+
+/* ---- report sections --------------------------------------------------- */
+
+static void report_system(void)
+{
+	struct utsname u;
+	char buf[512];
+
+	if (uname(&u) == 0) {
+		out("kernel.release=%s", u.release);
+		out("kernel.version=%s", u.version);
+		out("kernel.machine=%s", u.machine);
+	}
+	out("kernel.cmdline=%s", cmdline);
+	if (!read_file("/sys/devices/system/clocksource/clocksource0/current_clocksource",
+		       buf, sizeof(buf)))
+		out("clocksource=%s", buf);
+	out("cpus.online=%ld", sysconf(_SC_NPROCESSORS_ONLN));
+}
+
+static void report_cpuflags(void)
+{
+	static const char *const flags[] = { "rdrand", "rdseed", "tsc",
+		"constant_tsc", "nonstop_tsc", "tsc_known_freq" };
+	char *buf = malloc(65536), *line, *save;
+	unsigned int i;
+
+	if (!buf || read_file("/proc/cpuinfo", buf, 65536)) {
+		free(buf);
+		return;
+	}
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (!strncmp(line, "model name", 10) && strchr(line, ':'))
+			out("cpu.model=%s", strchr(line, ':') + 2);
+		if (strncmp(line, "flags", 5))
+			continue;
+		for (i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
+			char pat[32];
+
+			snprintf(pat, sizeof(pat), " %s ", flags[i]);
+			strcat(line, " ");
+			out("cpu.flag.%s=%d", flags[i], strstr(line, pat) != NULL);
+		}
+		break;	/* first CPU is enough */
+	}
+	free(buf);
+}
+
+/*
+ * /proc/crypto has one block per registered algorithm. For @name report how
+ * many implementations exist and the fields of the one with the highest
+ * priority (the one AF_ALG binds to).
+ */
+struct crypto_ent {
+	char driver[64], module[64], type[32], selftest[32], priority[16];
+	char seedsize[16];
+	int prio;
+};
+
+static void crypto_field(struct crypto_ent *e, const char *k, const char *v)
+{
+#define SET(f) snprintf(e->f, sizeof(e->f), "%s", v)
+	if (!strcmp(k, "driver"))
+		SET(driver);
+	else if (!strcmp(k, "module"))
+		SET(module);
+	else if (!strcmp(k, "type"))
+		SET(type);
+	else if (!strcmp(k, "selftest"))
+		SET(selftest);
+	else if (!strcmp(k, "seedsize"))
+		SET(seedsize);
+	else if (!strcmp(k, "priority")) {
+		SET(priority);
+		e->prio = atoi(v);
+	}
+#undef SET
+}
+
+static void report_crypto(const char *name, const char *crypto)
+{
+	struct crypto_ent best, cur;
+	const char *p = crypto;
+	int count = 0, match = 0;
+
+	memset(&best, 0, sizeof(best));
+	memset(&cur, 0, sizeof(cur));
+	best.prio = -1;
+	for (;;) {
+		const char *nl = strchr(p, '\n');
+		char line[256], *colon, *k, *v;
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+
+		if (n >= sizeof(line))
+			n = sizeof(line) - 1;
+		memcpy(line, p, n);
+		line[n] = '\0';
+
+		if (n == 0 || !nl) {	/* end of a block */
+			if (match && cur.prio > best.prio)
+				best = cur;
+			count += match;
+			match = 0;
+			memset(&cur, 0, sizeof(cur));
+			if (!nl)
+				break;
+		} else if ((colon = strchr(line, ':'))) {
+			*colon = '\0';
+			k = line;
+			v = colon + 1;
+			while (*v == ' ')
+				v++;
+			for (char *e = colon - 1; e >= k && *e == ' '; e--)
+				*e = '\0';
+			if (!strcmp(k, "name"))
+				match = !strcmp(v, name);
+			crypto_field(&cur, k, v);
+		}
+		p = nl + 1;
+	}
+
+	out("crypto.%s.count=%d", name, count);
+	if (!count)
+		return;
+	out("crypto.%s.driver=%s", name, best.driver);
+	out("crypto.%s.module=%s", name, best.module);
+	out("crypto.%s.type=%s", name, best.type);
+	out("crypto.%s.priority=%s", name, best.priority);
+	out("crypto.%s.selftest=%s", name, best.selftest);
+	if (best.seedsize[0])
+		out("crypto.%s.seedsize=%s", name, best.seedsize);
+}
+
+/*
+ * Kernel-log lines about the crng and jitter_tsc, with their timestamps.
+ * klog records look like "<5>[    0.912345] random: crng init done".
+ */
+static void report_klog(void)
+{
+	int size = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0);
+	char *buf, *line, *save;
+	int n, shown = 0, done_seen = 0, credit_seen = 0;
+
+	if (size <= 0)
+		size = 1 << 20;
+	buf = malloc(size + 1);
+	if (!buf)
+		return;
+	n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf, size);
+	if (n < 0) {
+		out("klog.error=%s", afalg_errname(errno));
+		free(buf);
+		return;
+	}
+	buf[n] = '\0';
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *msg = line, *ts = NULL;
+
+		if (msg[0] == '<' && strchr(msg, '>'))
+			msg = strchr(msg, '>') + 1;
+		if (!strstr(msg, "crng init done") && !strstr(msg, "jitter_tsc") &&
+		    !strstr(msg, "random:"))
+			continue;
+		for (char *c = msg; *c; c++)
+			if (!isprint((unsigned char)*c))
+				*c = '?';
+		if (msg[0] == '[' && strchr(msg, ']')) {
+			ts = msg + 1;
+			while (*ts == ' ')
+				ts++;
+		}
+		if (shown++ < KLOG_MAX_LINES)
+			out("klog=%s", msg);
+		if (ts && !done_seen && strstr(msg, "crng init done")) {
+			done_seen = 1;
+			out("klog.crng_init_done_s=%.*s",
+			    (int)strcspn(ts, "]"), ts);
+		}
+		if (!credit_seen && strstr(msg, "jitter_tsc") &&
+		    strstr(msg, "credited")) {
+			credit_seen = 1;
+			out("klog.jitter_tsc_credited=%s", msg);
+			if (ts)
+				out("klog.jitter_tsc_credited_s=%.*s",
+				    (int)strcspn(ts, "]"), ts);
+		}
+	}
+	out("klog.matched_lines=%d", shown);
+	out("klog.crng_init_done=%d", done_seen);
+	free(buf);
+}
+
+/* debugfs statistics: every "name: value" line becomes stat.name=value. */
+static void report_stats(void)
+{
+	static const char path[] = "/sys/kernel/debug/jitter_tsc/stats";
+	char *buf = malloc(16384), *line, *save;
+	int err;
+
+	if (!buf)
+		return;
+	err = read_file(path, buf, 16384);
+	out("stats.present=%d", err == 0);
+	if (err) {
+		free(buf);
+		return;
+	}
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		size_t klen = strcspn(line, ":=");
+		char *v;
+
+		if (!line[klen])	/* "name value" */
+			klen = strcspn(line, " \t");
+		v = line + klen;
+		if (*v)
+			v++;
+		while (*v == ' ' || *v == '\t' || *v == '=')
+			v++;
+		while (klen && (line[klen - 1] == ' ' || line[klen - 1] == '\t'))
+			klen--;
+		line[klen] = '\0';
+		for (char *c = line; *c; c++)
+			if (!isalnum((unsigned char)*c) && *c != '_' && *c != '.' &&
+			    *c != '-')
+				*c = '_';
+		if (klen)
+			out("stat.%s=%s", line, v);
+	}
+	free(buf);
+}
+
+static int open_seeded(struct afalg_rng *r, const char *alg, int verbose)
+{
+	unsigned char seed[32];
+	int err;
+
+	err = afalg_rng_open(r, alg);
+	if (verbose)
+		out("afalg.%s.bind=%s", alg, err ? afalg_errname(err) : "ok");
+	if (err)
+		return err;
+	/* drbg (stdrng) will not generate before it is seeded */
+	if (getrandom(seed, sizeof(seed), GRND_NONBLOCK) != sizeof(seed))
+		memset(seed, 0x5a, sizeof(seed));
+	err = afalg_rng_seed(r, seed, sizeof(seed));
+	if (verbose)
+		out("afalg.%s.seed=%s", alg, err ? afalg_errname(err) : "ok");
+	return 0;
+}
+
+static void report_afalg(const char *alg)
+{
+	static unsigned char buf[65536];
+	unsigned char s[2][SAMPLE_LEN];
+	char hexbuf[2 * SAMPLE_LEN + 1];
+	struct afalg_rng r;
+	unsigned int i, calls;
+	int64_t t0;
+	ssize_t n;
+
+	if (open_seeded(&r, alg, 1))
+		return;
+	for (i = 0; i < sizeof(read_sizes) / sizeof(read_sizes[0]); i++) {
+		size_t want = read_sizes[i];
+
+		t0 = now_us(CLOCK_MONOTONIC);
+		n = afalg_rng_read(&r, buf, want, &calls);
+		t0 = now_us(CLOCK_MONOTONIC) - t0;
+		if (n == (ssize_t)want)
+			out("afalg.%s.read.%zu=ok got=%zd calls=%u us=%lld", alg,
+			    want, n, calls, (long long)t0);
+		else if (n >= 0)
+			out("afalg.%s.read.%zu=short got=%zd calls=%u us=%lld",
+			    alg, want, n, calls, (long long)t0);
+		else
+			out("afalg.%s.read.%zu=%s got=0 calls=%u us=%lld", alg,
+			    want, afalg_errname(n), calls, (long long)t0);
+	}
+	for (i = 0; i < 2; i++) {
+		n = afalg_rng_read(&r, s[i], SAMPLE_LEN, NULL);
+		if (n != SAMPLE_LEN)
+			continue;
+		hex(hexbuf, s[i], SAMPLE_LEN);
+		out("afalg.%s.sample%s=%s", alg, i ? "2" : "", hexbuf);
+	}
+	afalg_rng_close(&r);
+}
+
+/* ---- bench ------------------------------------------------------------- */
+
+static void bench_afalg(const char *alg, unsigned long ms, unsigned long max)
+{
+	static unsigned char buf[BENCH_REQ];
+	struct afalg_rng r;
+	unsigned long long total = 0;
+	int64_t t0, dt;
+	ssize_t n = 0;
+
+	if (open_seeded(&r, alg, 0)) {
+		out("bench.%s.bytes_per_s=unavailable", alg);
+		return;
+	}
+	t0 = now_us(CLOCK_MONOTONIC);
+	do {
+		n = afalg_rng_read(&r, buf, sizeof(buf), NULL);
+		if (n > 0)
+			total += n;
+		dt = now_us(CLOCK_MONOTONIC) - t0;
+	} while (n == (ssize_t)sizeof(buf) && dt < (int64_t)ms * 1000 &&
+		 total < max);
+	afalg_rng_close(&r);
+
+	if (n < 0)
+		out("bench.%s.error=%s", alg, afalg_errname(n));
+	out("bench.%s.read_size=%d", alg, BENCH_REQ);
+	out("bench.%s.bytes=%llu", alg, total);
+	out("bench.%s.us=%lld", alg, (long long)dt);
+	out("bench.%s.bytes_per_s=%llu", alg,
+	    dt > 0 ? total * 1000000ULL / (unsigned long long)dt : 0ULL);
+}
+
+/*
+ * Copy raw data to a disk the host attached (-drive ...,if=virtio), for
+ * off-line analysis: jtsc.dump=/sys/kernel/debug/jitter_tsc/spec_raw or
+ * jtsc.dump=afalg:jitter_tsc. A file that hits EOF is reopened.
+ */
+static void dump_raw(const char *src)
+{
+	static unsigned char buf[BENCH_REQ];
+	char dev[64];
+	unsigned long long want, total = 0;
+	uint64_t devsize = 0;
+	struct afalg_rng r;
+	int in = -1, fd, eofs = 0;
+	int64_t t0;
+	ssize_t n;
+
+	if (!param("jtsc.dump_dev", dev, sizeof(dev)))
+		strcpy(dev, "/dev/vda");
+	fd = open(dev, O_WRONLY | O_CLOEXEC);
+	if (fd < 0) {
+		out("dump.error=%s %s", dev, afalg_errname(errno));
+		return;
+	}
+	ioctl(fd, BLKGETSIZE64, &devsize);
+	want = param_ul("jtsc.dump_bytes", devsize);
+	if (devsize && want > devsize)
+		want = devsize;
+
+	if (!strncmp(src, "afalg:", 6)) {
+		if (open_seeded(&r, src + 6, 0)) {
+			out("dump.error=bind %s", src + 6);
+			close(fd);
+			return;
+		}
+	}
+	t0 = now_us(CLOCK_MONOTONIC);
+	while (total < want) {
+		size_t chunk = want - total < sizeof(buf) ? want - total : sizeof(buf);
+
+		if (!strncmp(src, "afalg:", 6)) {
+			n = afalg_rng_read(&r, buf, chunk, NULL);
+			if (n < 0) {
+				errno = -n;
+				n = -1;
+			}
+		} else {
+			if (in < 0 && (in = open(src, O_RDONLY | O_CLOEXEC)) < 0) {
+				out("dump.error=%s %s", src, afalg_errname(errno));
+				break;
+			}
+			n = read(in, buf, chunk);
+			if (n == 0) {
+				close(in);
+				in = -1;
+				if (++eofs > 2 && !total)
+					break;
+				continue;
+			}
+		}
+		if (n <= 0) {
+			out("dump.error=read %s", n ? afalg_errname(errno) : "EOF");
+			break;
+		}
+		if (write(fd, buf, n) != n) {
+			out("dump.error=write %s", afalg_errname(errno));
+			break;
+		}
+		total += n;
+	}
+	fsync(fd);
+	close(fd);
+	if (in >= 0)
+		close(in);
+	if (!strncmp(src, "afalg:", 6))
+		afalg_rng_close(&r);
+	out("dump.src=%s", src);
+	out("dump.bytes=%llu", total);
+	out("dump.us=%lld", (long long)(now_us(CLOCK_MONOTONIC) - t0));
+}
+
+/* ---- main -------------------------------------------------------------- */
+
+int main(int argc, char **argv)
+{
+	unsigned char rnd[32];
+	int64_t boot0, mono0, mono1, boot1;
+	int ready_at_start, gr_err = 0;
+	ssize_t gr;
+	char mode[16], algbuf[256], dump[256], *algs[MAX_ALGS];
+	int nalgs = 0, i;
+
+	/* First: was the crng ready already, and how long does getrandom wait? */
+	boot0 = now_us(CLOCK_BOOTTIME);
+	ready_at_start = getrandom(rnd, 1, GRND_NONBLOCK) == 1;
+	mono0 = now_us(CLOCK_MONOTONIC);
+	gr = getrandom(rnd, sizeof(rnd), 0);
+	if (gr < 0)
+		gr_err = errno;
+	mono1 = now_us(CLOCK_MONOTONIC);
+	boot1 = now_us(CLOCK_BOOTTIME);
+
+	is_pid1 = getpid() == 1;
+	if (is_pid1)
+		setup_pid1();
+	if (read_file("/proc/cmdline", cmdline, sizeof(cmdline)))
+		cmdline[0] = '\0';
+	if (!param("jtsc.mode", mode, sizeof(mode)))
+		strcpy(mode, "report");
+
+	out("mode=%s", mode);
+	out("pid1=%d", is_pid1);
+	out("getrandom.ready_at_start=%d", ready_at_start);
+	out("getrandom.ret=%zd", gr);
+	if (gr < 0)
+		out("getrandom.error=%s", afalg_errname(gr_err));
+	out("getrandom.wait_us=%lld", (long long)(mono1 - mono0));
+	out("getrandom.boottime_start_us=%lld", (long long)boot0);
+	out("getrandom.boottime_end_us=%lld", (long long)boot1);
+	report_system();
+
+	/* rngs to test: argv words, else jtsc.algs=a,b,c, else the default */
+	for (i = 1; i < argc && nalgs < MAX_ALGS; i++)
+		algs[nalgs++] = argv[i];
+	if (!nalgs) {
+		char *save, *a;
+
+		if (!param("jtsc.algs", algbuf, sizeof(algbuf)))
+			strcpy(algbuf, DEFAULT_ALGS);
+		for (a = strtok_r(algbuf, ",", &save); a && nalgs < MAX_ALGS;
+		     a = strtok_r(NULL, ",", &save))
+			algs[nalgs++] = a;
+	}
+
+	if (!strcmp(mode, "bench")) {
+		unsigned long ms = param_ul("jtsc.bench_ms", 2000);
+		unsigned long max = param_ul("jtsc.bench_bytes", 64UL << 20);
+
+		out("bench.budget_ms=%lu", ms);
+		out("bench.budget_bytes=%lu", max);
+		for (i = 0; i < nalgs; i++)
+			bench_afalg(algs[i], ms, max);
+		if (param("jtsc.dump", dump, sizeof(dump)))
+			dump_raw(dump);
+		finish();
+	}
+
+	report_cpuflags();
+	{
+		char *crypto = malloc(1 << 20);
+
+		if (crypto && !read_file("/proc/crypto", crypto, 1 << 20))
+			for (i = 0; i < nalgs; i++)
+				report_crypto(algs[i], crypto);
+		free(crypto);
+	}
+	report_klog();
+	report_stats();
+	for (i = 0; i < nalgs; i++)
+		report_afalg(algs[i]);
+	if (param("jtsc.dump", dump, sizeof(dump)))
+		dump_raw(dump);
+
+	if (!strcmp(mode, "shell") && is_pid1) {
+		out("shell=1");
+		setsid();
+		ioctl(STDIN_FILENO, TIOCSCTTY, 1);
+		setenv("PATH", "/bin:/sbin:/usr/bin:/usr/sbin", 1);
+		setenv("HOME", "/", 1);
+		execl("/bin/sh", "sh", "-i", (char *)NULL);
+		out("shell.error=%s", afalg_errname(errno));
+	}
+	finish();
+}

@@ -1,0 +1,77 @@
+#!/bin/bash
+# mkinitramfs.sh OUT - build the test guest's initramfs (newc cpio) at OUT.
+# Contents: /init (harness/guest/init.c, static), busybox-static with its
+# applet links (for jtsc.mode=shell), and kcapi-rng with the shared libraries
+# and dynamic loader it needs (if kcapi-tools is installed). Rebuilds only
+# when an input changed (a stamp of input checksums sits beside OUT).
+# Env: JTSC_NO_KCAPI=1 leaves kcapi-rng out.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+out=${1:?usage: mkinitramfs.sh OUT}
+mkdir -p "$(dirname "$out")"
+out=$(cd "$(dirname "$out")" && pwd)/$(basename "$out")
+
+need() {	# need CMD PACKAGE: install PACKAGE when CMD is missing
+	command -v "$1" >/dev/null 2>&1 && return 0
+	echo "mkinitramfs: installing $2" >&2
+	apt-get install -y -q "$2" >/dev/null || {
+		apt-get update -q >/dev/null && apt-get install -y -q "$2" >/dev/null; }
+}
+need gcc gcc
+need cpio cpio
+need busybox busybox-static
+[ -n "${JTSC_NO_KCAPI:-}" ] || need kcapi-rng kcapi-tools || true
+
+busybox=$(command -v busybox)
+if ldd "$busybox" >/dev/null 2>&1; then	# dynamic: swap in busybox-static
+	apt-get install -y -q busybox-static >/dev/null
+	busybox=$(command -v busybox)
+fi
+kcapi=
+if [ -z "${JTSC_NO_KCAPI:-}" ] && command -v kcapi-rng >/dev/null; then
+	kcapi=$(command -v kcapi-rng)
+fi
+libs=
+[ -z "$kcapi" ] || libs=$(ldd "$kcapi" | awk '/=> \//{print $3} /^\t\//{print $1}')
+
+# Stamp: checksums of everything that goes in, plus this script.
+srcs="$here/init.c $here/afalg.c $here/afalg.h $0"
+stamp=$( { sha256sum $srcs "$busybox" $kcapi $libs; echo "root=$(id -u)"; } |
+	sha256sum | cut -d' ' -f1)
+if [ -f "$out" ] && [ "$(cat "$out.stamp" 2>/dev/null)" = "$stamp" ]; then
+	exit 0
+fi
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/jtsc-initramfs.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+root=$work/root
+mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,root,etc}
+
+gcc -static -O2 -Wall -Wextra -Werror -o "$root/init" \
+	"$here/init.c" "$here/afalg.c"
+strip "$root/init"
+
+cp "$busybox" "$root/bin/busybox"
+"$busybox" --list-full | while read -r applet; do
+	case $applet in */init|bin/busybox) continue ;; esac
+	[ -e "$root/$applet" ] || ln -s /bin/busybox "$root/$applet"
+done
+
+if [ -n "$kcapi" ]; then
+	cp "$kcapi" "$root/usr/bin/kcapi-rng"
+	for lib in $libs; do	# keep the paths ldd resolved (loader included)
+		mkdir -p "$root$(dirname "$lib")"
+		cp -L "$lib" "$root$lib"
+	done
+fi
+
+# The kernel opens /dev/console for init's stdio before devtmpfs is mounted.
+# mknod needs root; without it init opens /dev/console itself.
+[ "$(id -u)" != 0 ] || mknod -m 600 "$root/dev/console" c 5 1
+
+(cd "$root" && find . -mindepth 1 | LC_ALL=C sort |
+	cpio -o -H newc -R 0:0 --quiet) >"$work/initramfs.cpio"
+mv "$work/initramfs.cpio" "$out"
+echo "$stamp" >"$out.stamp"
+echo "mkinitramfs: $out ($(du -k "$out" | cut -f1) KiB)" >&2
