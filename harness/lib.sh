@@ -169,7 +169,11 @@ apply_file() {
 	fi
 	part=$state.part
 	patch_part "$ROOT/$p" "$tag" > "$part"
-	if ! grep -q '^+++ ' "$part"; then echo "$p: part $tag holds no diff"; return 1; fi
+	# An empty part is a start: `make sync` fills it from the edit in build/linux.
+	if ! grep -q '^+++ ' "$part"; then
+		! grep -q '[^[:space:]]' "$part" && return 0
+		echo "$p: part $tag holds no diff"; return 1
+	fi
 	if grep '^+++ ' "$part" | grep -qv "^+++ b/$t\([ \t].*\)\{0,1\}$"; then
 		echo "$p: a diff in it is not for b/$t"; return 1
 	fi
