@@ -272,6 +272,9 @@ guest_config() {
 	[ "$verify" = 1 ] || return 0
 	dropped=$(for frag in "$HARNESS/config/guest.config" "$@"; do
 		sed -n 's/^\(CONFIG_[A-Za-z0-9_]*=[ym]\)$/\1/p' "$frag"; done |
-		while read -r l; do grep -qx "$l" "$obj/.config" || echo "${l%=*}"; done)
+		while read -r l; do grep -qx "$l" "$obj/.config" || echo "${l%=*}"; done
+		for frag in "$HARNESS/config/guest.config" "$@"; do
+			sed -n 's/^# \(CONFIG_[A-Za-z0-9_]*\) is not set$/\1/p' "$frag"; done |
+		while read -r o; do ! grep -q "^$o=" "$obj/.config" || echo "$o(set)"; done)
 	[ -z "$dropped" ] || { echo "config options dropped by Kconfig:" $dropped; return 1; }
 }
