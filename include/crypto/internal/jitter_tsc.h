@@ -122,7 +122,7 @@ struct jtsc_stats {
  * @pending: words in @pool waiting for their window to close
  */
 struct jtsc_rng {
-	struct mutex lock;
+	struct mutex lock; /* see above */
 	unsigned int collectors;
 	enum jtsc_source active;
 	bool failed;
