@@ -1,0 +1,231 @@
+#!/bin/bash
+# harness/check.sh - `make check`: every test step of the series, in order. Each step
+# runs even when an earlier one failed; its output goes to out/logs/<step>.log (path and
+# tail printed on failure). Ends with an aligned summary (result, minutes:seconds) and
+# the line "N passed, N failed"; exits non-zero when any step failed.
+# A step whose inputs do not exist yet fails, saying what is missing.
+# STEPS="tree series" make check runs only those steps.
+set -u
+PROG=check
+. "$(dirname "$0")/lib.sh"
+
+ALL_STEPS="tree series checkpatch bisect guest w1-sparse kunit kunit-debug boot docs cutoffs"
+fail() { echo "FAIL: $*"; exit 1; }
+
+# Series files of a kind, as paths in the kernel tree (after `make tree`).
+series_load_quiet() { series_load 2>&1 || exit 1; }
+targets_matching() { series_load_quiet; series_targets | grep -E "$1" || true; }
+added_files() { series_load_quiet; series_files | grep -v '\.patch$' || true; }
+
+# ccache settings for kunit.py's builds (kmake sets them for the others).
+ccache_env() {
+	command -v ccache > /dev/null || return 0
+	export CCACHE_BASEDIR=$BUILD CCACHE_NOHASHDIR=1 CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
+	KUNIT_MAKE=(--make_options "CC=ccache gcc")
+}
+
+step_tree() {
+	"$HARNESS/tree.sh" || fail "the series does not lay over the base"
+}
+
+# The series regenerates and `git am` applies it to a checkout of the pristine base,
+# giving the same tree as the series commits.
+step_series() {
+	"$HARNESS/series.sh" || fail "make series failed"
+	local am=$BUILD/am patches
+	patches=$(ls "$OUT"/series/[0-9][0-9][0-9][0-9]-*.patch | grep -v /0000-cover-letter.patch)
+	rm -rf "$am"
+	git clone -q --shared -b base "$BUILD/base.git" "$am" || fail "cannot check out build/base.git"
+	# shellcheck disable=SC2086
+	GIT_COMMITTER_NAME=check GIT_COMMITTER_EMAIL=check@localhost \
+		git -C "$am" am -q --whitespace=error-all $patches || fail "git am of out/series failed"
+	[ "$(git -C "$am" rev-parse 'HEAD^{tree}')" = \
+	  "$(git --git-dir="$BUILD/series.git" rev-parse 'series^{tree}')" ] ||
+		fail "git am gave a different tree than the series commits"
+	echo "git am: $(echo "$patches" | wc -l) patches applied to the pristine base"
+	rm -rf "$am"
+}
+
+step_checkpatch() {
+	local p f n=0 bad=0 out
+	ls "$OUT"/series/0001-*.patch > /dev/null 2>&1 || fail "no out/series (step series failed?)"
+	cd "$LINUX" || fail "no build/linux"
+	for p in "$OUT"/series/[0-9][0-9][0-9][0-9]-*.patch; do
+		case $p in */0000-cover-letter.patch) continue ;; esac
+		n=$((n + 1))
+		out=$(perl scripts/checkpatch.pl --strict "$p" 2>&1) &&
+			echo "$out" | grep -q 'total: 0 errors, 0 warnings, 0 checks' ||
+			{ bad=$((bad + 1)); echo "== $(basename "$p")"; echo "$out"; }
+	done
+	for f in $(added_files); do
+		n=$((n + 1))
+		out=$(perl scripts/checkpatch.pl --strict -f "$f" 2>&1) &&
+			echo "$out" | grep -q 'total: 0 errors, 0 warnings, 0 checks' ||
+			{ bad=$((bad + 1)); echo "== $f"; echo "$out"; }
+	done
+	[ "$bad" = 0 ] || fail "checkpatch --strict complained about $bad of $n patches/files"
+	echo "checkpatch --strict: $n patches/files clean"
+}
+
+# Each prefix of the series builds the guest kernel, incrementally, in build/bisect
+# (same layout relative to build/ as build/linux + build/obj-guest, so ccache hits).
+step_bisect() {
+	local src=$BUILD/bisect/linux obj=$BUILD/bisect/obj c k=0 tags=() msg
+	series_load_quiet
+	kernel_deps
+	tree_copy "$src"
+	state_init "$TMP/bisect"
+	for c in $(series_commits); do
+		k=$((k + 1)); tags+=("$c")
+		state_commit "$TMP/bisect" "$c"
+		# shellcheck disable=SC2046
+		lay "$src" "$TMP/bisect" "$BUILD/bisect/laid.list" 0 $(series_targets "${tags[@]}")
+		echo "== commit $k ($c): $(series_field "$c" 3)"
+		msg=$(guest_config "$src" "$obj" 0) || fail "commit $k ($c): config: $msg"
+		kmake "$src" "$obj" bzImage || fail "commit $k ($c) does not build the guest kernel"
+	done
+	[ "$k" -gt 0 ] || fail "series/series.conf lists no commit"
+	echo "bisect: all $k prefixes build"
+}
+
+step_guest() {
+	"$HARNESS/kernel.sh" || fail "guest kernel build failed"
+}
+
+# New warnings from W=1 and sparse (C=2) on the series' objects, against the same
+# objects built from the pristine base (upstream's own warnings do not count).
+# Built with the guest config plus the KUnit suite's .kunitconfig, so the tests build too.
+warnings() {	# warnings LOG: "file: warning: message", paths relative, line numbers dropped
+	grep -E '(warning|error):' "$1" |
+		sed -E -e "s#$BUILD/(linux|base/$BASE_PKG)/##g" -e 's#^(\.\./)+(linux|base/[^/]*)/##' \
+			-e 's#^([^: ]+):[0-9]+(:[0-9]+)?:#\1:#' | sort -u
+}
+step_w1_sparse() {
+	local objs bobjs kc=$LINUX/lib/kunit-tests/.kunitconfig o
+	ensure_pkgs sparse
+	kernel_deps
+	objs=$(targets_matching '\.c$' | sed 's/\.c$/.o/')
+	[ -n "$objs" ] || fail "the series has no C file yet"
+	[ -f "$kc" ] || fail "no lib/kunit-tests/.kunitconfig in the series yet"
+	bobjs=$(for o in $objs; do [ -f "$BASE/${o%.o}.c" ] && echo "$o"; done)
+	echo "objects: " $objs
+	msg=$(guest_config "$LINUX" "$BUILD/obj-w1" 0 "$kc") || fail "config: $msg"
+	# shellcheck disable=SC2086
+	kmake "$LINUX" "$BUILD/obj-w1" W=1 C=2 $objs > "$TMP/w1.log" 2>&1 ||
+		{ cat "$TMP/w1.log"; fail "W=1 C=2 build of the series' objects failed"; }
+	cat "$TMP/w1.log"
+	: > "$TMP/w1-base.log"
+	if [ -n "$bobjs" ]; then
+		echo "== the same objects from the pristine base:" $bobjs
+		msg=$(guest_config "$BASE" "$BUILD/obj-w1-base" 0 "$kc") || fail "base config: $msg"
+		# shellcheck disable=SC2086
+		kmake "$BASE" "$BUILD/obj-w1-base" W=1 C=2 $bobjs > "$TMP/w1-base.log" 2>&1 ||
+			{ cat "$TMP/w1-base.log"; fail "W=1 C=2 build of the base objects failed"; }
+	fi
+	warnings "$TMP/w1.log" > "$TMP/w.new"
+	warnings "$TMP/w1-base.log" > "$TMP/w.base"
+	echo "== warnings: $(wc -l < "$TMP/w.new") (series), $(wc -l < "$TMP/w.base") (base)"
+	comm -23 "$TMP/w.new" "$TMP/w.base" > "$TMP/w.added"
+	[ -s "$TMP/w.added" ] || { echo "no new W=1 or sparse warning"; return 0; }
+	echo "== new warnings:"; cat "$TMP/w.added"
+	fail "$(wc -l < "$TMP/w.added") new W=1/sparse warnings"
+}
+
+# kunit_run BUILD_DIR [more kunit.py args]: the suite under kunit.py, from build/linux.
+kunit_run() {
+	local dir=$1 kc=lib/kunit-tests/.kunitconfig smp=() KUNIT_MAKE=()
+	shift
+	ensure_pkgs python3 qemu-system-x86 qemu-system-data
+	kernel_deps
+	[ -f "$LINUX/$kc" ] || fail "no lib/kunit-tests/.kunitconfig in the series yet"
+	grep -qx 'CONFIG_SMP=y' "$LINUX/$kc" && smp=(--qemu_args=-smp 2)
+	ccache_env
+	cd "$LINUX" || fail "no build/linux"
+	flock "$BUILD_LOCK" python3 tools/testing/kunit/kunit.py run --arch=x86_64 \
+		--build_dir="$dir" --jobs="$JOBS" --kunitconfig="$kc" "${smp[@]}" "${KUNIT_MAKE[@]}" "$@" ||
+		fail "kunit.py run failed"
+}
+step_kunit() {
+	kunit_run "$BUILD/obj-kunit"
+}
+step_kunit_debug() {
+	local log=$BUILD/obj-kunit-debug/test.log
+	rm -f "$log"
+	kunit_run "$BUILD/obj-kunit-debug" --kunitconfig="$HARNESS/config/kunit-debug.config"
+	[ -f "$log" ] || fail "kunit.py left no $log"
+	! grep -E 'BUG: |WARNING: possible|ODEBUG:|INFO: possible' "$log" ||
+		fail "KASAN, lockdep or debug-objects report in $log"
+	echo "no KASAN, lockdep or debug-objects report in the kernel log"
+}
+
+step_boot() {
+	[ -x "$HARNESS/guest/boottest.sh" ] || fail "harness/guest/boottest.sh is missing"
+	local img=$BUILD/obj-guest/arch/x86/boot/bzImage
+	[ -f "$img" ] || fail "no guest kernel (step guest failed?)"
+	"$HARNESS/guest/boottest.sh" "$img" || fail "boot test failed"
+}
+
+# kernel-doc on the series' C files and headers says nothing; the crypto docs build
+# without warnings about the series' pages.
+step_docs() {
+	local f out pat
+	ensure_pkgs python3-sphinx python3-yaml perl
+	[ -f "$LINUX/Documentation/crypto/jitter_tsc.rst" ] ||
+		fail "no Documentation/crypto/jitter_tsc.rst in the series yet"
+	f=$(targets_matching '\.[ch]$')
+	cd "$LINUX" || fail "no build/linux"
+	# shellcheck disable=SC2086
+	out=$(perl scripts/kernel-doc -none -Wall $f 2>&1)
+	[ -z "$out" ] || { echo "$out"; fail "kernel-doc -none -Wall reports problems"; }
+	echo "kernel-doc: clean on" $f
+	flock "$BUILD_LOCK" make O="$BUILD/obj-docs" htmldocs SPHINXDIRS=crypto > "$TMP/docs.log" 2>&1 ||
+		{ cat "$TMP/docs.log"; fail "make htmldocs SPHINXDIRS=crypto failed"; }
+	cat "$TMP/docs.log"
+	pat=$(targets_matching '^(Documentation|include|crypto|arch|drivers|lib)/' | sed 's/[.]/[.]/g' | paste -sd'|')
+	! grep -iE 'warning|error' "$TMP/docs.log" | grep -E "jitter_tsc|$pat" ||
+		fail "htmldocs warnings about the series' files"
+	[ -f "$BUILD/obj-docs/Documentation/output/crypto/jitter_tsc.html" ] ||
+		fail "htmldocs made no crypto/jitter_tsc.html"
+	echo "htmldocs: crypto/jitter_tsc.html built without warnings"
+}
+
+step_cutoffs() {
+	local s=$HARNESS/measure/check-cutoffs.py
+	[ -f "$s" ] || fail "harness/measure/check-cutoffs.py is missing"
+	ensure_pkgs python3
+	cd "$ROOT" && python3 "$s" || fail "check-cutoffs.py failed"
+}
+
+# ---- run the steps --------------------------------------------------------
+mktmp
+mkdir -p "$LOGS"
+passed=0 failed=0 summary=
+t0=$(date +%s)
+for s in ${STEPS:-$ALL_STEPS}; do
+	fn=step_${s//-/_}
+	declare -F "$fn" > /dev/null || die "unknown step $s (steps: $ALL_STEPS)"
+	log=$LOGS/$s.log
+	printf '%-12s ... ' "$s"
+	start=$(date +%s)
+	(set -o pipefail; "$fn") > "$log" 2>&1
+	rc=$?
+	d=$(($(date +%s) - start))
+	dur=$(printf '%d:%02d' $((d / 60)) $((d % 60)))
+	if [ "$rc" = 0 ]; then
+		passed=$((passed + 1)); res=pass
+		echo "pass  $dur"
+	else
+		failed=$((failed + 1)); res=FAIL
+		echo "FAIL  $dur  ($(sed '/^[[:space:]]*$/d' "$log" | tail -n 1 | sed 's/^FAIL: //'))"
+		echo "    log: ${log#"$ROOT"/}"
+		tail -n 15 "$log" | sed 's/^/    | /'
+	fi
+	summary="$summary$(printf '%-12s %-4s %6s' "$s" "$res" "$dur")"$'\n'
+done
+d=$(($(date +%s) - t0))
+echo
+echo "step         res    m:ss"
+printf '%s' "$summary"
+printf '%-12s %-4s %6s\n' total "" "$(printf '%d:%02d' $((d / 60)) $((d % 60)))"
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
