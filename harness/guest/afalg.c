@@ -19,7 +19,7 @@
 #define SOL_ALG 279
 #endif
 
-int afalg_rng_open(struct afalg_rng *r, const char *name)
+int afalg_rng_bind(struct afalg_rng *r, const char *name)
 {
 	struct sockaddr_alg sa;
 	int err;
@@ -37,16 +37,25 @@ int afalg_rng_open(struct afalg_rng *r, const char *name)
 	r->tfm = socket(AF_ALG, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
 	if (r->tfm < 0)
 		return -errno;
-	if (bind(r->tfm, (struct sockaddr *)&sa, sizeof(sa)) < 0)
-		goto fail;
-	r->op = accept4(r->tfm, NULL, NULL, SOCK_CLOEXEC);
-	if (r->op < 0)
-		goto fail;
+	if (bind(r->tfm, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		err = -errno;
+		afalg_rng_close(r);
+		return err;
+	}
 	return 0;
-fail:
-	err = -errno;
-	afalg_rng_close(r);
-	return err;
+}
+
+int afalg_rng_accept(struct afalg_rng *r)
+{
+	int err;
+
+	r->op = accept4(r->tfm, NULL, NULL, SOCK_CLOEXEC);
+	if (r->op < 0) {
+		err = -errno;
+		afalg_rng_close(r);
+		return err;
+	}
+	return 0;
 }
 
 int afalg_rng_seed(struct afalg_rng *r, const void *seed, size_t len)

@@ -16,11 +16,18 @@ struct afalg_rng {
 	int op;		/* accepted socket to read from */
 };
 
-/* Bind to rng @name and accept an op socket. 0 or -errno. */
-int afalg_rng_open(struct afalg_rng *r, const char *name);
+/*
+ * Order of use: afalg_rng_bind(), optionally afalg_rng_seed(), then
+ * afalg_rng_accept(); af_alg refuses ALG_SET_KEY (-EBUSY) once an op socket
+ * has been accepted. All return 0 or -errno; on error bind and accept close
+ * what they opened.
+ */
+int afalg_rng_bind(struct afalg_rng *r, const char *name);
 
-/* ALG_SET_KEY: seed the rng (needed by drbg/stdrng). 0 or -errno. */
+/* ALG_SET_KEY: seed the rng (drbg/stdrng will not generate unseeded). */
 int afalg_rng_seed(struct afalg_rng *r, const void *seed, size_t len);
+
+int afalg_rng_accept(struct afalg_rng *r);
 
 /*
  * Read exactly @len bytes, looping over short reads. Returns the number of

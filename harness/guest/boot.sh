@@ -30,7 +30,7 @@ if [ "${JTSC_KVM:-}" = 1 ] && [ -w /dev/kvm ]; then
 fi
 append="console=ttyS0 random.trust_cpu=off random.trust_bootloader=off panic=-1 $*"
 
-# shellcheck disable=SC2086 # JTSC_QEMU_ARGS is meant to be word-split
+# shellcheck disable=SC2054,SC2206 # commas are qemu syntax; JTSC_QEMU_ARGS is word-split
 qemu=(qemu-system-x86_64 -M pc -accel "$accel" -cpu qemu64,-rdrand,-rdseed
 	-smp 2 -m 512 -nographic -no-reboot -nic none
 	-kernel "$kernel" -initrd "$initrd" -append "$append"

@@ -13,12 +13,16 @@
  *   jtsc.mode=bench   getrandom timing plus AF_ALG throughput; reboot
  *   jtsc.mode=shell   the report, then an interactive busybox sh
  *
- * Other words: jtsc.algs=a,b,c (rngs to test; default jitter_tsc,
- * jitterentropy_rng,stdrng; argv words also name rngs), jtsc.bench_ms=N and
- * jtsc.bench_bytes=N (budget per rng), jtsc.dump=PATH|afalg:NAME with
- * jtsc.dump_bytes=N and jtsc.dump_dev=/dev/vda (copy raw data to a disk for
- * the host to analyse). The last line is always "JTSC done=1"; QEMU runs with
- * -no-reboot so reboot(RB_AUTOBOOT) ends it.
+ * Other words:
+ *   jtsc.algs=a,b,c     rngs to test (default jitter_tsc,jitterentropy_rng,
+ *                       stdrng); argv words also name rngs
+ *   jtsc.slow_ms=N      report: skip an AF_ALG read the rate so far says
+ *                       takes longer than N ms (default 5000; 0: never)
+ *   jtsc.bench_ms=N, jtsc.bench_bytes=N   bench budget per rng
+ *   jtsc.dump=PATH|afalg:NAME, jtsc.dump_bytes=N, jtsc.dump_dev=/dev/vda
+ *                       copy raw data to a disk for the host to analyse
+ * The last line is always "JTSC done=1"; QEMU runs with -no-reboot, so
+ * reboot(RB_AUTOBOOT) ends it.
  *
  * Run as a normal user process (not PID 1) it mounts and reboots nothing,
  * so the AF_ALG part can be tried on the host: ./init jitterentropy_rng
@@ -434,7 +438,7 @@ static int open_seeded(struct afalg_rng *r, const char *alg, int verbose)
 	unsigned char seed[32];
 	int err;
 
-	err = afalg_rng_open(r, alg);
+	err = afalg_rng_bind(r, alg);
 	if (verbose)
 		out("afalg.%s.bind=%s", alg, err ? afalg_errname(err) : "ok");
 	if (err)
@@ -445,11 +449,15 @@ static int open_seeded(struct afalg_rng *r, const char *alg, int verbose)
 	err = afalg_rng_seed(r, seed, sizeof(seed));
 	if (verbose)
 		out("afalg.%s.seed=%s", alg, err ? afalg_errname(err) : "ok");
-	return 0;
+	err = afalg_rng_accept(r);
+	if (err && verbose)
+		out("afalg.%s.accept=%s", alg, afalg_errname(err));
+	return err;
 }
 
-static void report_afalg(const char *alg)
+static void report_afalg(const char *alg, unsigned long long slow_ms)
 {
+	unsigned long long done_bytes = 0, done_us = 0;
 	static unsigned char buf[65536];
 	unsigned char s[2][SAMPLE_LEN];
 	char hexbuf[2 * SAMPLE_LEN + 1];
@@ -463,9 +471,21 @@ static void report_afalg(const char *alg)
 	for (i = 0; i < sizeof(read_sizes) / sizeof(read_sizes[0]); i++) {
 		size_t want = read_sizes[i];
 
+		/* Under TCG jitterentropy_rng makes ~1.4 KiB/s: skip reads that
+		 * the rate seen so far says would take longer than slow_ms. */
+		if (slow_ms && done_us > 0 && done_bytes >= 32 &&
+		    want * done_us / done_bytes > slow_ms * 1000) {
+			out("afalg.%s.read.%zu=skipped est_ms=%llu", alg, want,
+			    (unsigned long long)(want * done_us / done_bytes / 1000));
+			continue;
+		}
 		t0 = now_us(CLOCK_MONOTONIC);
 		n = afalg_rng_read(&r, buf, want, &calls);
 		t0 = now_us(CLOCK_MONOTONIC) - t0;
+		if (n > 0) {
+			done_bytes += n;
+			done_us += t0;
+		}
 		if (n == (ssize_t)want)
 			out("afalg.%s.read.%zu=ok got=%zd calls=%u us=%lld", alg,
 			    want, n, calls, (long long)t0);
@@ -677,7 +697,7 @@ int main(int argc, char **argv)
 	report_klog();
 	report_stats();
 	for (i = 0; i < nalgs; i++)
-		report_afalg(algs[i]);
+		report_afalg(algs[i], param_ul("jtsc.slow_ms", 5000));
 	if (param("jtsc.dump", dump, sizeof(dump)))
 		dump_raw(dump);
 

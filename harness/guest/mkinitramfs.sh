@@ -37,6 +37,7 @@ libs=
 
 # Stamp: checksums of everything that goes in, plus this script.
 srcs="$here/init.c $here/afalg.c $here/afalg.h $0"
+# shellcheck disable=SC2086 # lists of paths without spaces
 stamp=$( { sha256sum $srcs "$busybox" $kcapi $libs; echo "root=$(id -u)"; } |
 	sha256sum | cut -d' ' -f1)
 if [ -f "$out" ] && [ "$(cat "$out.stamp" 2>/dev/null)" = "$stamp" ]; then

@@ -1,0 +1,30 @@
+#!/bin/bash
+# run.sh [--shell] BZIMAGE [cmdline words...] - what `make run` calls once the
+# guest kernel is built: build the initramfs, boot the guest once under QEMU,
+# print the report. Files go to out/run/ (guest.log, report.txt).
+# --shell (or JTSC_SHELL=1): boot with jtsc.mode=shell and hand the console
+# to the person at the terminal (quit QEMU with Ctrl-A x).
+set -uo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+shell=${JTSC_SHELL:-}
+[ "${1:-}" != --shell ] || { shell=1; shift; }
+kernel=${1:?usage: run.sh [--shell] BZIMAGE [cmdline words...]}
+shift
+out=$top/out/run
+mkdir -p "$out"
+
+"$here/mkinitramfs.sh" "$out/initramfs.cpio" || exit 1
+if [ "$shell" = 1 ]; then
+	JTSC_INTERACTIVE=1 "$here/boot.sh" "$kernel" "$out/initramfs.cpio" \
+		"$out/guest.log" jtsc.mode=shell "$@"
+	exit
+fi
+"$here/boot.sh" "$kernel" "$out/initramfs.cpio" "$out/guest.log" "$@"
+rc=$?
+series=${JTSC_SERIES_VERSION:-$(git -C "$top" describe --always --dirty 2>/dev/null || echo unknown)}
+"$here/report.sh" "$out/guest.log" "$series" "$(cd "$(dirname "$kernel")" && pwd)/$(basename "$kernel")" |
+	tee "$out/report.txt"
+[ "${PIPESTATUS[0]}" = 0 ] && exit "$rc"
+exit 1
