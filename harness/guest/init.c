@@ -516,7 +516,9 @@ static void bench_afalg(const char *alg, unsigned long ms, unsigned long max)
 	int64_t t0, dt;
 	ssize_t n = 0;
 
-	if (open_seeded(&r, alg, 0)) {
+	n = open_seeded(&r, alg, 0);
+	if (n) {
+		out("bench.%s.error=%s", alg, afalg_errname(n));
 		out("bench.%s.bytes_per_s=unavailable", alg);
 		return;
 	}
@@ -676,6 +678,8 @@ int main(int argc, char **argv)
 		unsigned long ms = param_ul("jtsc.bench_ms", 2000);
 		unsigned long max = param_ul("jtsc.bench_bytes", 64UL << 20);
 
+		report_cpuflags();
+		report_klog();
 		out("bench.budget_ms=%lu", ms);
 		out("bench.budget_bytes=%lu", max);
 		for (i = 0; i < nalgs; i++)

@@ -108,7 +108,7 @@ for alg in $(for k in "${!J[@]}"; do case $k in bench.*.bytes_per_s)
 	bps=$(v "bench.$alg.bytes_per_s")
 	case $bps in
 	[0-9]*) row "bench $alg" "$(awk -v b="$bps" 'BEGIN{printf "%10.1f KiB/s", b/1024}') ($(v "bench.$alg.bytes") B in $(ms "$(v "bench.$alg.us")"), $(v "bench.$alg.read_size") B reads)" ;;
-	*) row "bench $alg" "$bps" ;;
+	*) row "bench $alg" "$bps ($(v "bench.$alg.error"))" ;;
 	esac
 done
 [ -z "$(v dump.bytes)" ] ||
