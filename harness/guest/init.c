@@ -11,7 +11,7 @@
  *   jtsc.mode=report  (default) getrandom timing, /proc/crypto entries,
  *                     kernel-log lines, debugfs stats, AF_ALG reads; reboot
  *   jtsc.mode=bench   getrandom timing plus AF_ALG throughput; reboot
- *   jtsc.mode=shell   the report, then an interactive busybox sh
+ *   jtsc.mode=shell   the report, then a busybox sh; reboot when it exits
  *
  * Other words:
  *   jtsc.algs=a,b,c     rngs to test (default jitter_tsc,jitterentropy_rng,
@@ -46,6 +46,7 @@
 #include <sys/reboot.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 
 #include "afalg.h"
 
@@ -621,6 +622,35 @@ static void dump_raw(const char *src)
 	out("dump.us=%lld", (long long)(now_us(CLOCK_MONOTONIC) - t0));
 }
 
+/*
+ * jtsc.mode=shell: a busybox sh on the console for a person; when it exits
+ * the guest reboots (QEMU exits), as after a report.
+ */
+static void run_shell(void)
+{
+	pid_t pid, w;
+
+	out("shell=1 (exit the shell to end the guest)");
+	pid = fork();
+	if (pid == 0) {
+		setsid();
+		ioctl(STDIN_FILENO, TIOCSCTTY, 1);
+		setenv("PATH", "/bin:/sbin:/usr/bin:/usr/sbin", 1);
+		setenv("HOME", "/root", 1);
+		setenv("PS1", "jtsc# ", 1);
+		execl("/bin/sh", "sh", "-i", (char *)NULL);
+		_exit(127);
+	}
+	if (pid < 0) {
+		out("shell.error=%s", afalg_errname(errno));
+		return;
+	}
+	/* PID 1 reaps every orphan; stop once the shell itself is gone */
+	do {
+		w = wait(NULL);
+	} while (w != pid && !(w < 0 && errno == ECHILD));
+}
+
 /* ---- main -------------------------------------------------------------- */
 
 int main(int argc, char **argv)
@@ -705,14 +735,7 @@ int main(int argc, char **argv)
 	if (param("jtsc.dump", dump, sizeof(dump)))
 		dump_raw(dump);
 
-	if (!strcmp(mode, "shell") && is_pid1) {
-		out("shell=1");
-		setsid();
-		ioctl(STDIN_FILENO, TIOCSCTTY, 1);
-		setenv("PATH", "/bin:/sbin:/usr/bin:/usr/sbin", 1);
-		setenv("HOME", "/", 1);
-		execl("/bin/sh", "sh", "-i", (char *)NULL);
-		out("shell.error=%s", afalg_errname(errno));
-	}
+	if (!strcmp(mode, "shell") && is_pid1)
+		run_shell();
 	finish();
 }
