@@ -34,8 +34,14 @@ step_series() {
 	"$HARNESS/series.sh" || fail "make series failed"
 	local am=$BUILD/am patches
 	patches=$(ls "$OUT"/series/[0-9][0-9][0-9][0-9]-*.patch | grep -v /0000-cover-letter.patch)
-	rm -rf "$am"
-	git clone -q --shared -b base "$BUILD/base.git" "$am" || fail "cannot check out build/base.git"
+	# A checkout of the base, kept: resetting it rewrites only what the last run changed.
+	if ! git -C "$am" rev-parse -q --verify base > /dev/null 2>&1; then
+		rm -rf "$am"
+		git clone -q --shared -b base "$BUILD/base.git" "$am" || fail "cannot check out build/base.git"
+	fi
+	git -C "$am" am --abort > /dev/null 2>&1
+	git -C "$am" checkout -q -f -B am-test base && git -C "$am" clean -qfdx ||
+		fail "cannot reset build/am to the base"
 	# shellcheck disable=SC2086
 	GIT_COMMITTER_NAME=check GIT_COMMITTER_EMAIL=check@localhost \
 		git -C "$am" am -q --whitespace=error-all $patches || fail "git am of out/series failed"
@@ -43,7 +49,6 @@ step_series() {
 	  "$(git --git-dir="$BUILD/series.git" rev-parse 'series^{tree}')" ] ||
 		fail "git am gave a different tree than the series commits"
 	echo "git am: $(echo "$patches" | wc -l) patches applied to the pristine base"
-	rm -rf "$am"
 }
 
 step_checkpatch() {
@@ -72,7 +77,6 @@ step_checkpatch() {
 step_bisect() {
 	local src=$BUILD/bisect/linux obj=$BUILD/bisect/obj c k=0 tags=() msg
 	series_load_quiet
-	kernel_deps
 	tree_copy "$src"
 	state_init "$TMP/bisect"
 	for c in $(series_commits); do
@@ -102,8 +106,6 @@ warnings() {	# warnings LOG: "file: warning: message", paths relative, line numb
 }
 step_w1_sparse() {
 	local objs bobjs kc=$LINUX/lib/kunit-tests/.kunitconfig o
-	ensure_pkgs sparse
-	kernel_deps
 	objs=$(targets_matching '\.c$' | sed 's/\.c$/.o/')
 	[ -n "$objs" ] || fail "the series has no C file yet"
 	[ -f "$kc" ] || fail "no lib/kunit-tests/.kunitconfig in the series yet"
@@ -135,8 +137,6 @@ step_w1_sparse() {
 kunit_run() {
 	local dir=$1 kc=lib/kunit-tests/.kunitconfig smp=() KUNIT_MAKE=()
 	shift
-	ensure_pkgs python3 qemu-system-x86 qemu-system-data
-	kernel_deps
 	[ -f "$LINUX/$kc" ] || fail "no lib/kunit-tests/.kunitconfig in the series yet"
 	grep -qx 'CONFIG_SMP=y' "$LINUX/$kc" && smp=(--qemu_args=-smp 2)
 	ccache_env
@@ -169,7 +169,6 @@ step_boot() {
 # without warnings about the series' pages.
 step_docs() {
 	local f out pat
-	ensure_pkgs python3-sphinx python3-yaml perl
 	[ -f "$LINUX/Documentation/crypto/jitter_tsc.rst" ] ||
 		fail "no Documentation/crypto/jitter_tsc.rst in the series yet"
 	f=$(targets_matching '\.[ch]$')
@@ -192,11 +191,11 @@ step_docs() {
 step_cutoffs() {
 	local s=$HARNESS/measure/check-cutoffs.py
 	[ -f "$s" ] || fail "harness/measure/check-cutoffs.py is missing"
-	ensure_pkgs python3
 	cd "$ROOT" && python3 "$s" || fail "check-cutoffs.py failed"
 }
 
 # ---- run the steps --------------------------------------------------------
+deps tree kernel check
 mktmp
 mkdir -p "$LOGS"
 passed=0 failed=0 summary=

@@ -6,7 +6,7 @@ set -eu
 PROG=kernel
 . "$(dirname "$0")/lib.sh"
 
-kernel_deps
+deps kernel
 [ -f "$LINUX/.jtsc-base" ] || die "no build/linux: run 'make tree' first"
 OBJ=$BUILD/obj-guest
 msg=$(guest_config "$LINUX" "$OBJ" 1) || die "build/obj-guest/.config: $msg"

@@ -54,14 +54,14 @@ sum() { if [ -f "$1" ]; then sha1sum < "$1" | cut -c1-40; else echo -; fi; }
 # ---- the pristine base ----------------------------------------------------
 # base_ensure: linux-source at the recorded version, unpacked once into build/base.
 base_ensure() {
-	ensure_pkgs "$BASE_PKG" xz-utils
+	deps tree
 	local v
 	v=$(dpkg-query -W -f='${Version}' "$BASE_PKG" 2>/dev/null)
 	[ "$v" = "$BASE_VERSION" ] ||
 		die "$BASE_PKG is $v, the series needs $BASE_VERSION (harness/BASE_VERSION): apt-get install $BASE_PKG=$BASE_VERSION"
 	[ "$(cat "$BUILD/base/.version" 2>/dev/null)" = "$BASE_VERSION" ] && return 0
 	info "unpacking $BASE_PKG $BASE_VERSION into build/base"
-	rm -rf "$BUILD/base" "$BUILD/base.tmp" "$LINUX" "$BUILD/laid.list"
+	(cd "$BUILD" 2>/dev/null && rm -rf base base.tmp linux laid.list base.git series.git am bisect)
 	mkdir -p "$BUILD/base.tmp"
 	tar -C "$BUILD/base.tmp" -xJf "/usr/src/$BASE_PKG.tar.xz" || die "cannot unpack /usr/src/$BASE_PKG.tar.xz"
 	[ -f "$BUILD/base.tmp/$BASE_PKG/Makefile" ] || die "unexpected layout in /usr/src/$BASE_PKG.tar.xz"
@@ -242,8 +242,24 @@ lay() {
 	LAY_CHANGED=$n LAY_RESTORED=$r
 }
 
+# deps TARGET...: install the Debian packages these make targets need (when missing).
+deps() {
+	local t pkgs=
+	for t in "$@"; do
+		case $t in
+		tree|sync|series) pkgs="$pkgs $BASE_PKG xz-utils patch diffutils git" ;;
+		kernel)	pkgs="$pkgs build-essential bc bison flex libelf-dev libssl-dev cpio kmod ccache" ;;
+		run)	pkgs="$pkgs qemu-system-x86 cpio busybox-static kcapi-tools" ;;
+		check)	pkgs="$pkgs perl sparse python3 qemu-system-x86 qemu-system-data python3-sphinx
+			      python3-yaml cpio busybox-static kcapi-tools" ;;
+		*)	die "deps: unknown target $t" ;;
+		esac
+	done
+	# shellcheck disable=SC2086
+	ensure_pkgs $pkgs
+}
+
 # ---- kernel builds ----------------------------------------------------------
-kernel_deps() { ensure_pkgs build-essential bc bison flex libelf-dev libssl-dev cpio kmod ccache; }
 
 # kmake SRC OBJ ARGS...: make in kernel tree SRC with O=OBJ, under the shared build
 # lock, with ccache when present.

@@ -9,7 +9,7 @@ set -eu
 PROG=series
 . "$(dirname "$0")/lib.sh"
 
-ensure_pkgs git patch
+deps series
 base_ensure
 mktmp
 series_load
