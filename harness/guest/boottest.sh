@@ -75,6 +75,8 @@ crng_ready() {
 		[ "$(jv getrandom.ret)" = 32 ]
 	check "$name: 'crng init done' in the kernel log (at $(jv klog.crng_init_done_s) s)" \
 		[ "$(jv klog.crng_init_done)" = 1 ]
+	check "$name: no WARNING/BUG/Oops in the kernel log (${J[klog.first_warning]:-none})" \
+		[ "$(jv klog.warnings)" = 0 ]
 }
 
 # 1. default cmdline

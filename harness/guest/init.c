@@ -214,6 +214,8 @@ static void report_system(void)
 		out("kernel.machine=%s", u.machine);
 	}
 	out("kernel.cmdline=%s", cmdline);
+	if (!read_file("/proc/sys/kernel/tainted", buf, sizeof(buf)))
+		out("kernel.tainted=%s", buf);
 	if (!read_file("/sys/devices/system/clocksource/clocksource0/current_clocksource",
 		       buf, sizeof(buf)))
 		out("clocksource=%s", buf);
@@ -342,7 +344,7 @@ static void report_klog(void)
 {
 	int size = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0);
 	char *buf, *line, *save;
-	int n, shown = 0, done_seen = 0, credit_seen = 0;
+	int n, shown = 0, done_seen = 0, credit_seen = 0, warnings = 0;
 
 	if (size <= 0)
 		size = 1 << 20;
@@ -358,10 +360,17 @@ static void report_klog(void)
 	buf[n] = '\0';
 	for (line = strtok_r(buf, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
-		char *msg = line, *ts = NULL;
+		char *msg = line, *ts = NULL, *body;
 
 		if (msg[0] == '<' && strchr(msg, '>'))
 			msg = strchr(msg, '>') + 1;
+		body = msg[0] == '[' && strstr(msg, "] ") ? strstr(msg, "] ") + 2 : msg;
+		if (!strncmp(body, "WARNING:", 8) || !strncmp(body, "BUG:", 4) ||
+		    !strncmp(body, "Oops", 4)) {
+			if (!warnings++)
+				out("klog.first_warning=%s", msg);
+			continue;
+		}
 		if (!strstr(msg, "crng init done") && !strstr(msg, "jitter_tsc") &&
 		    !strstr(msg, "random:"))
 			continue;
@@ -390,6 +399,7 @@ static void report_klog(void)
 		}
 	}
 	out("klog.matched_lines=%d", shown);
+	out("klog.warnings=%d", warnings);
 	out("klog.crng_init_done=%d", done_seen);
 	free(buf);
 }

@@ -40,6 +40,9 @@ elif [ -n "$(v crypto.jitter_tsc.count)" ]; then
 	row "jitter_tsc" "NOT registered (no name jitter_tsc in /proc/crypto)"
 fi
 
+if [ "$(v klog.warnings)" != 0 ] && [ -n "$(v klog.warnings)" ]; then
+	row "kernel warnings" "$(v klog.warnings) (taint $(v kernel.tainted)); first: $(v klog.first_warning)"
+fi
 if [ "$(v getrandom.ret)" = 32 ]; then
 	row "getrandom() wait" "$(ms "$(v getrandom.wait_us)") (first blocking call from init; returned $(secs "$(v getrandom.boottime_end_us)") after boot)"
 else
@@ -62,7 +65,7 @@ fi
 
 if [ "$(v stats.present)" = 1 ]; then
 	health=$(for k in "${!J[@]}"; do
-		case $k in stat.*fail*|stat.*health*|stat.*rct*|stat.*apt*|stat.*err*|stat.*status*|stat.*state*)
+		case $k in stat.active|stat.*fail*|stat.*health*|stat.*rct*|stat.*apt*|stat.*err*|stat.*status*|stat.*state*)
 			echo "${k#stat.}=${J[$k]}" ;;
 		esac; done | sort | tr '\n' ' ')
 	nstat=$(for k in "${!J[@]}"; do case $k in stat.*) echo ;; esac; done | wc -l)
