@@ -77,7 +77,7 @@ step_checkpatch() {
 step_bisect() {
 	local src=$BUILD/bisect/linux obj=$BUILD/bisect/obj c k=0 tags=() msg
 	series_load_quiet
-	tree_copy "$src"
+	tree_copy "$src" link
 	state_init "$TMP/bisect"
 	for c in $(series_commits); do
 		k=$((k + 1)); tags+=("$c")

@@ -70,13 +70,20 @@ base_ensure() {
 	mv "$BUILD/base.tmp" "$BUILD/base"
 }
 
-# tree_copy DIR: make DIR a copy of the base (once).
+# tree_copy DIR [link]: make DIR a copy of the base (once). With "link" the files are
+# hard links to the base's (fast, for trees nobody edits: lay() replaces files, never
+# writes into them).
 tree_copy() {
 	[ -f "$1/.jtsc-base" ] && return 0
-	info "copying build/base to ${1#"$ROOT"/}"
+	info "copying build/base to ${1#"$ROOT"/}${2:+ (hard links)}"
 	rm -rf "$1" "$1.tmp"
 	mkdir -p "$(dirname "$1")"
-	cp -a "$BASE" "$1.tmp" && chmod -R u+w "$1.tmp" || die "cannot copy the base to $1"
+	if [ "${2:-}" = link ]; then
+		cp -al "$BASE" "$1.tmp" && find "$1.tmp" -type d -exec chmod u+w {} + ||
+			die "cannot copy the base to $1"
+	else
+		cp -a "$BASE" "$1.tmp" && chmod -R u+w "$1.tmp" || die "cannot copy the base to $1"
+	fi
 	echo "$BASE_VERSION" > "$1.tmp/.jtsc-base"
 	mv "$1.tmp" "$1"
 }
@@ -226,14 +233,15 @@ lay() {
 	: > "$rec.tmp"
 	while read -r t; do
 		if ! cmp -s "$state/$t" "$tree/$t"; then
-			mkdir -p "$tree/$(dirname "$t")" && cp "$state/$t" "$tree/$t" || die "cannot write $tree/$t"
+			mkdir -p "$tree/$(dirname "$t")" && rm -f "$tree/$t" && cp "$state/$t" "$tree/$t" ||
+				die "cannot write $tree/$t"
 			n=$((n + 1))
 		fi
 		echo "$(sum "$tree/$t") $t" >> "$rec.tmp"
 	done < "$state.new"
 	while read -r t; do
 		if [ -f "$BASE/$t" ]; then
-			cmp -s "$BASE/$t" "$tree/$t" || { cp "$BASE/$t" "$tree/$t" && r=$((r + 1)); }
+			cmp -s "$BASE/$t" "$tree/$t" || { rm -f "$tree/$t" && cp "$BASE/$t" "$tree/$t" && r=$((r + 1)); }
 		elif [ -e "$tree/$t" ]; then
 			rm -f "$tree/$t" && r=$((r + 1))
 		fi
