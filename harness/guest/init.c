@@ -371,8 +371,8 @@ static void report_klog(void)
 				out("klog.first_warning=%s", msg);
 			continue;
 		}
-		if (!strstr(msg, "crng init done") && !strstr(msg, "jitter_tsc") &&
-		    !strstr(msg, "random:"))
+		if ((!strstr(msg, "crng init done") && !strstr(msg, "jitter_tsc") &&
+		     !strstr(msg, "random:")) || strstr(msg, "ommand line:"))
 			continue;
 		for (char *c = msg; *c; c++)
 			if (!isprint((unsigned char)*c))

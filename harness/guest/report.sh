@@ -114,8 +114,11 @@ for alg in $(for k in "${!J[@]}"; do case $k in bench.*.bytes_per_s)
 	*) row "bench $alg" "$bps ($(v "bench.$alg.error"))" ;;
 	esac
 done
-[ -z "$(v dump.bytes)" ] ||
+if [ -n "$(v dump.bytes)" ]; then
 	row "raw dump" "$(v dump.bytes) B from $(v dump.src) in $(ms "$(v dump.us)") $(v dump.error)"
+elif [ -n "$(v dump.error)" ]; then
+	row "raw dump" "FAILED: $(v dump.error)"
+fi
 
 if [ ${#KLOG[@]} -gt 0 ]; then
 	echo "  kernel log (crng/jitter_tsc lines):"
