@@ -12,20 +12,23 @@ out=${1:?usage: mkinitramfs.sh OUT}
 mkdir -p "$(dirname "$out")"
 out=$(cd "$(dirname "$out")" && pwd)/$(basename "$out")
 
+install_pkg() {
+	echo "mkinitramfs: installing $1" >&2
+	apt-get install -y -q "$1" >/dev/null || {
+		apt-get update -q >/dev/null && apt-get install -y -q "$1" >/dev/null; }
+}
 need() {	# need CMD PACKAGE: install PACKAGE when CMD is missing
-	command -v "$1" >/dev/null 2>&1 && return 0
-	echo "mkinitramfs: installing $2" >&2
-	apt-get install -y -q "$2" >/dev/null || {
-		apt-get update -q >/dev/null && apt-get install -y -q "$2" >/dev/null; }
+	command -v "$1" >/dev/null 2>&1 || install_pkg "$2"
 }
 need gcc gcc
+[ -f "$(gcc -print-file-name=libc.a)" ] || install_pkg libc6-dev	# static libc
 need cpio cpio
 need busybox busybox-static
 [ -n "${JTSC_NO_KCAPI:-}" ] || need kcapi-rng kcapi-tools || true
 
 busybox=$(command -v busybox)
 if ldd "$busybox" >/dev/null 2>&1; then	# dynamic: swap in busybox-static
-	apt-get install -y -q busybox-static >/dev/null
+	install_pkg busybox-static
 	busybox=$(command -v busybox)
 fi
 kcapi=
