@@ -11,7 +11,7 @@ in doubles), and checks that each credit is at most half of the lowest
 min-entropy per sample recorded in harness/measure/results (if present).
 Prints one aligned line per check; exits 1 naming every mismatch.
 
-usage: check-cutoffs.py [--source FILE] [--results FILE]
+usage: check-cutoffs.py [--source FILE] [--results FILE] [--params]
 """
 import argparse
 import math
@@ -166,10 +166,18 @@ def main():
     ap = argparse.ArgumentParser(description="recompute jitter_tsc health-test cutoffs")
     ap.add_argument("--source", default=os.path.join(top, "crypto", "jitter_tsc.c"))
     ap.add_argument("--results", default=os.path.join(top, "harness", "measure", "results"))
+    ap.add_argument("--params", action="store_true",
+                    help="only print 'NAME credit CREDIT' lines and 'oversample N' (for bench.sh)")
     args = ap.parse_args()
     if not os.path.exists(args.source):
         sys.exit("check-cutoffs: %s does not exist" % args.source)
     params = parse_params(args.source)
+    if args.params:
+        for p in params:
+            print("%s credit %d" % (RESULT_KEY.get(p.get("name"), p.get("name")), p.get("credit", 0)))
+        ov = Evaluator(open(args.source).read()).env.get("JTSC_OVERSAMPLE")
+        print("oversample %s" % (ov if isinstance(ov, int) else "?"))
+        return
     results = read_results(args.results)
     bad = []
     print("%-12s %-16s %8s %8s  %s" % ("collector", "constant", "in code", "90B", "result"))

@@ -1,0 +1,152 @@
+#!/bin/bash
+# bench.sh - `make bench`: the jitter_tsc benchmark, one command, one run.
+# Measures, on this machine (guests run under QEMU TCG):
+#   - time to the first blocking getrandom() at boot and the kernel-log time of
+#     "crng init done", stock path (random.jitter_tsc=off) vs jitter_tsc,
+#     median/min/max of BENCH_BOOTS (default 5) boots each, same kernel;
+#   - AF_ALG throughput of jitter_tsc, jitterentropy_rng and stdrng in one guest;
+#   - raw rate and SP 800-90B min-entropy per raw sample of each collector,
+#     on the host CPU (harness/measure/host.sh) and in the guest (guest.sh raw),
+#     against the credit in crypto/jitter_tsc.c, and the throughput ceiling
+#     that the collector's rate and the credit set;
+#   - rngtest/dieharder counts on conditioned output (quality.sh);
+#   - pictures: raw vs conditioned bitmaps, timer-delta histograms (PNG).
+# Prints an aligned table; writes out/bench/results.txt, out/bench/table.md,
+# harness/bench/latest.txt (the copy the README includes), and out/bench/*.png.
+# Env: BENCH_BOOTS, BENCH_TIMER_MS (guest timer_raw budget, default 90000),
+#      BENCH_QUALITY_BYTES (default 33554432; 0 skips quality), KERNEL.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/harness/measure/lib.sh"
+out=$top/out/bench; mkdir -p "$out"
+kernel=${KERNEL:-$top/build/obj-guest/arch/x86/boot/bzImage}
+boots=${BENCH_BOOTS:-5}
+T0=$(date +%s)
+step() { printf '[%4ds] %s\n' $(( $(date +%s) - T0 )) "$*"; }
+
+for p in gnuplot:gnuplot-nox pnmtopng:netpbm python3:python3 cpio:cpio; do
+	command -v "${p%%:*}" >/dev/null || apt-get install -y -q "${p#*:}" >/dev/null ||
+		{ apt-get update -q >/dev/null && apt-get install -y -q "${p#*:}" >/dev/null; }
+done
+if [ ! -r "$kernel" ]; then
+	step "no guest kernel yet: make kernel"
+	make -C "$top" -s kernel || { echo "bench: cannot build the guest kernel" >&2; exit 1; }
+fi
+build_tools
+
+# ---- 1. host CPU: the collector loops in user space
+step "host: collector loops on $(host_cpu) (about 40 s)"
+"$top/harness/measure/host.sh" > "$out/host.log" 2>&1 || { cat "$out/host.log"; exit 1; }
+
+# ---- 2. boots: getrandom wait and "crng init done", stock vs jitter_tsc
+"$top/harness/guest/mkinitramfs.sh" "$out/initramfs.cpio" || exit 1
+: > "$out/boots.txt"
+for i in $(seq 1 "$boots"); do
+	for v in stock jtsc; do
+		extra=; [ $v = stock ] && extra=random.jitter_tsc=off
+		log=$out/boot-$v-$i.log
+		# shellcheck disable=SC2086
+		"$top/harness/guest/boot.sh" "$kernel" "$out/initramfs.cpio" "$log" \
+			jtsc.mode=bench jtsc.algs=stdrng jtsc.bench_ms=10 $extra 2>/dev/null ||
+			{ echo "bench: boot $v $i failed (log $log)" >&2; continue; }
+		us=$(sed -n 's/.*JTSC getrandom.wait_us=\([0-9]*\).*/\1/p' "$log" | head -1)
+		crng=$(sed -n 's/^\[ *\([0-9.]*\)\] random: crng init done.*/\1/p' "$log" | head -1)
+		echo "$v $i ${us:-NA} ${crng:-NA}" >> "$out/boots.txt"
+		step "boot $i/$boots $v: getrandom waited $(awk -v u="${us:-0}" 'BEGIN{printf "%.1f", u/1000}') ms, crng init done at ${crng:-?} s"
+	done
+done
+# stats V COLUMN SCALE: "median min max" of column COLUMN for variant V
+stats() {
+	awk -v v="$1" -v c="$2" '$1==v && $c!="NA"{print $c}' "$out/boots.txt" | sort -g |
+	awk -v s="$3" '{a[n++]=$1*s} END{if(!n){print "NA NA NA"; exit}
+		m=(n%2)?a[int(n/2)]:(a[n/2-1]+a[n/2])/2; printf "%.1f %.1f %.1f %d\n", m, a[0], a[n-1], n}'
+}
+read -r gs_med gs_min gs_max gs_n <<< "$(stats stock 3 0.001)"
+read -r gj_med gj_min gj_max gj_n <<< "$(stats jtsc 3 0.001)"
+read -r cs_med cs_min cs_max _ <<< "$(stats stock 4 1000)"
+read -r cj_med cj_min cj_max _ <<< "$(stats jtsc 4 1000)"
+
+# ---- 3. AF_ALG throughput, one guest
+step "guest: AF_ALG throughput of jitter_tsc, jitterentropy_rng, stdrng (3 s each)"
+"$top/harness/guest/boot.sh" "$kernel" "$out/initramfs.cpio" "$out/bench-afalg.log" \
+	jtsc.mode=bench jtsc.bench_ms=3000 2>/dev/null || echo "bench: the throughput boot failed ($out/bench-afalg.log)" >&2
+bps() { sed -n "s/.*JTSC bench\.$1\.bytes_per_s=\([0-9]*\).*/\1/p" "$out/bench-afalg.log" | head -1; }
+t_j=$(bps jitter_tsc); t_e=$(bps jitterentropy_rng); t_s=$(bps stdrng)
+active=$(sed -n 's/.*jitter_tsc: ready, drawing on the \([a-z]*\) collector.*/\1/p' "$out/bench-afalg.log" | head -1)
+
+# ---- 4. raw samples from the guest kernel (debugfs), estimated
+step "guest: raw samples of both collectors via debugfs (timer budget ${BENCH_TIMER_MS:-90000} ms)"
+JTSC_TIMER_MS=${BENCH_TIMER_MS:-90000} "$top/harness/measure/guest.sh" raw > "$out/guest-raw.log" 2>&1 ||
+	{ tail -20 "$out/guest-raw.log"; echo "bench: raw dump failed" >&2; }
+grep -E 'progress|estimating' "$out/guest-raw.log" | tail -3 | sed 's/^/        /'
+gr=$top/out/measure/guest-raw
+[ -n "$active" ] || active=$(awk '$1=="active"{print $2}' "$gr/stats.bin" 2>/dev/null)
+
+# ---- 5. conditioned output: rngtest + dieharder
+qb=${BENCH_QUALITY_BYTES:-33554432}
+if [ "$qb" != 0 ]; then
+	step "guest: $qb bytes of jitter_tsc output via AF_ALG, then rngtest and dieharder"
+	JTSC_DUMP_BYTES=$qb "$top/harness/measure/guest.sh" afalg > "$out/guest-afalg.log" 2>&1 ||
+		{ tail -5 "$out/guest-afalg.log"; echo "bench: AF_ALG dump failed" >&2; }
+	cond=$top/out/measure/guest-afalg/afalg_jitter_tsc.bin
+	[ -s "$cond" ] && "$top/harness/measure/quality.sh" "$cond" "jitter_tsc via AF_ALG, TCG guest" > "$out/quality.txt" 2>&1
+fi
+cond=$top/out/measure/guest-afalg/afalg_jitter_tsc.bin
+
+# ---- 6. pictures
+step "pictures"
+"$top/harness/bench/pictures.sh" "$out" "$gr" "$cond" "$top/out/measure" > "$out/pictures.log" 2>&1 ||
+	{ tail -5 "$out/pictures.log"; echo "bench: pictures failed" >&2; }
+
+# ---- 7. the table
+r() { awk -v k="$1" '$1==k{$1=""; sub(/^ /,""); print; exit}' "$RESULTS"; }
+params=$(python3 "$top/harness/measure/check-cutoffs.py" --params 2>/dev/null)
+credit() { echo "$params" | awk -v n="$1" '$1==n{printf "%.4f", $3/64}'; }
+oversample=$(echo "$params" | awk '$1=="oversample"{print $2}')
+fmt() { awk -v x="$1" 'BEGIN{ if (x=="" || x=="NA") print "n/a"; else if (x+0>=1e6) printf "%.2f M", x/1e6; else if (x+0>=1e3) printf "%.1f k", x/1e3; else printf "%.0f", x }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN{ if (a=="" || b=="" || b+0==0) print "n/a"; else printf "%.1fx", a/b }'; }
+safety() { awk -v h="$1" -v c="$2" 'BEGIN{ if (h=="" || c=="" || c+0==0) print "n/a"; else printf "%.2fx", h/c }'; }
+# ceiling, bytes/s: 1e9 / (ns per raw sample * raw samples per output bit * 8)
+ceiling() { awk -v ns="$1" -v c="$2" -v o="$oversample" 'BEGIN{ if (ns=="" || c=="" || c+0==0) print ""; else printf "%.0f", 1e9 / (ns * (o / c) * 8) }'; }
+sc=$(credit spec); tc=$(credit timer)
+ceil_spec=$(ceiling "$(r guest.spec.ns_per_sample)" "$sc")
+ceil_timer=$(ceiling "$(r guest.timer.ns_per_sample)" "$tc")
+ceil=$ceil_spec; [ "$active" = timer ] && ceil=$ceil_timer
+hcpu=$(r host.cpu)
+{
+echo "jitter_tsc bench, $(date -u '+%Y-%m-%d %H:%M UTC'), series $(git -C "$top" describe --always --dirty 2>/dev/null)"
+echo "Guests: QEMU TCG, -cpu qemu64,-rdrand,-rdseed -smp 2, HZ=250, same kernel both ways. Host: $hcpu."
+echo
+printf '%-44s %22s %22s\n' "Boot (${gs_n:-0} + ${gj_n:-0} boots)" "stock (jitter_tsc=off)" "jitter_tsc"
+printf '%-44s %22s %22s\n' "blocking getrandom() wait, ms: median" "$gs_med" "$gj_med"
+printf '%-44s %22s %22s\n' "                              min / max" "$gs_min / $gs_max" "$gj_min / $gj_max"
+printf '%-44s %22s %22s\n' "\"crng init done\" in kernel log, ms: median" "$cs_med" "$cj_med"
+printf '%-44s %22s %22s\n' "                              min / max" "$cs_min / $cs_max" "$cj_min / $cj_max"
+echo
+printf '%-44s %14s %14s\n' "AF_ALG throughput, one TCG guest" "bytes/s" "vs jent"
+printf '%-44s %14s %14s\n' "  jitter_tsc (active collector: ${active:-?})" "$(fmt "$t_j")" "$(ratio "$t_j" "$t_e")"
+printf '%-44s %14s %14s\n' "  jitterentropy_rng" "$(fmt "$t_e")" "1.0x"
+printf '%-44s %14s %14s\n' "  stdrng (drbg)" "$(fmt "$t_s")" "$(ratio "$t_s" "$t_e")"
+printf '%-44s %14s %14s\n' "  ceiling set by the collector (see below)" "$(fmt "$ceil")" ""
+printf '%-44s %14s\n' "  jitter_tsc / ceiling" "$(awk -v a="$t_j" -v b="$ceil" 'BEGIN{ if (a=="" || b=="" || b+0==0) print "n/a"; else printf "%.0f%%", 100*a/b }')"
+echo
+printf '%-30s %12s %9s %-18s %8s %7s\n' "Raw samples" "ns/sample" "H_min" "(estimator)" "credit" "safety"
+printf '%-30s %12s %9s %-18s %8s %7s\n' "  speculative, host CPU" "$(r host.spec.ns_per_sample)" "$(r host.spec.h_min)" "($(r host.spec.h_min_estimator))" "$sc" "$(safety "$(r host.spec.h_min)" "$sc")"
+printf '%-30s %12s %9s %-18s %8s %7s\n' "  speculative, TCG guest" "$(r guest.spec.ns_per_sample)" "$(r guest.spec.h_min)" "($(r guest.spec.h_min_estimator))" "$sc" "$(safety "$(r guest.spec.h_min)" "$sc")"
+printf '%-30s %12s %9s %-18s %8s %7s\n' "  timer, host (analogue)" "$(r host.timer.ns_per_sample)" "$(r host.timer.h_min)" "($(r host.timer.h_min_estimator))" "$tc" "$(safety "$(r host.timer.h_min)" "$tc")"
+printf '%-30s %12s %9s %-18s %8s %7s\n' "  timer, TCG guest" "$(r guest.timer.ns_per_sample)" "$(r guest.timer.h_min)" "($(r guest.timer.h_min_estimator))" "$tc" "$(safety "$(r guest.timer.h_min)" "$tc")"
+echo "  H_min: SP 800-90B non-IID minimum (ea_noniid), bits per raw sample (spec: 1 bit;"
+echo "  timer: low 8 bits of each delta); credit: crypto/jitter_tsc.c; safety = H_min / credit."
+echo "  Guest samples: $(r guest.spec.samples) spec bits, $(r guest.timer.samples) timer deltas; host: $(r host.spec.samples) each."
+echo "  Ceiling = 1e9 / (ns per raw sample x ${oversample:-?} credited bits per output bit / credit x 8) bytes/s:"
+echo "  spec $(fmt "$ceil_spec") B/s, timer $(fmt "$ceil_timer") B/s (TCG guest rates)."
+if [ -s "$out/quality.txt" ]; then echo; cat "$out/quality.txt"; fi
+echo
+echo "Pictures (out/bench/): bitmaps.png (raw speculative bits | conditioned output, TCG guest),"
+echo "  timer-hist.png (timer-collector deltas: TCG guest kernel, host analogue)."
+echo "Time taken: $(( $(date +%s) - T0 )) s."
+} > "$out/results.txt"
+{ echo '```'; cat "$out/results.txt"; echo '```'; } > "$out/table.md"
+cp "$out/results.txt" "$top/harness/bench/latest.txt"
+echo
+cat "$out/results.txt"

@@ -1,0 +1,84 @@
+#!/bin/bash
+# guest.sh [raw|afalg] - boot the guest kernel once with dump-init as /init and
+# a raw virtio disk, and copy out what it dumped (harness/measure/dump-init.c):
+#   raw    raw samples of both collectors from debugfs (jitter_tsc/*_raw),
+#          estimated with ea_noniid; writes the guest.* lines of
+#          harness/measure/results (a QEMU TCG guest: emulated CPU, host TSC)
+#   afalg  conditioned jitter_tsc output read through AF_ALG (for quality.sh)
+# Files go to out/measure/guest-MODE/. Env: KERNEL (default the guest
+# bzImage), JTSC_SPEC_BITS, JTSC_TIMER_SAMPLES, JTSC_TIMER_MS, JTSC_DUMP_BYTES.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/harness/measure/lib.sh"
+mode=${1:-raw}
+kernel=${KERNEL:-$top/build/obj-guest/arch/x86/boot/bzImage}
+out=$top/out/measure/guest-$mode
+[ -r "$kernel" ] || { echo "guest: no kernel at $kernel (make kernel)" >&2; exit 2; }
+mkdir -p "$out"
+build_tools
+
+# initramfs: the guest one (harness/guest/mkinitramfs.sh) + a newc archive
+# whose /init is dump-init (later entries override earlier ones)
+"$top/harness/guest/mkinitramfs.sh" "$top/out/measure/base.cpio"
+d=$(mktemp -d); trap 'rm -rf "$d"' EXIT
+gcc -static $CFLAGS_TOOLS -I "$top/harness/guest" -o "$d/init" \
+	"$top/harness/measure/dump-init.c" "$top/harness/guest/afalg.c"
+strip "$d/init"
+(cd "$d" && echo init | cpio -o -H newc -R 0:0 --quiet) > "$d/extra.cpio"
+cat "$top/out/measure/base.cpio" "$d/extra.cpio" > "$out/initramfs.cpio"
+
+img=$out/disk.img
+rm -f "$img"
+case $mode in
+raw)
+	words="jtsc.dump=raw jtsc.spec_bits=${JTSC_SPEC_BITS:-1000000}"
+	words="$words jtsc.timer_samples=${JTSC_TIMER_SAMPLES:-1000000} jtsc.timer_ms=${JTSC_TIMER_MS:-240000}"
+	truncate -s 64M "$img"
+	tmo=$(( ${JTSC_TIMER_MS:-240000} / 1000 + 180 ))
+	;;
+afalg)
+	bytes=${JTSC_DUMP_BYTES:-4194304}
+	words="jtsc.dump=afalg jtsc.dump_bytes=$bytes"
+	truncate -s $(( bytes + (16 << 20) )) "$img"
+	tmo=${JTSC_AFALG_TIMEOUT:-600}
+	;;
+*) echo "usage: guest.sh [raw|afalg]" >&2; exit 2 ;;
+esac
+echo "guest: booting (TCG) for a $mode dump; progress lines from the guest follow"
+# shellcheck disable=SC2086
+JTSC_BOOT_TIMEOUT=$tmo JTSC_QEMU_ARGS="-drive file=$img,format=raw,if=virtio" \
+	"$top/harness/guest/boot.sh" "$kernel" "$out/initramfs.cpio" "$out/guest.log" $words &
+pid=$!
+# echo the guest's progress lines while it runs
+sleep 2
+while kill -0 "$pid" 2>/dev/null; do
+	sleep 5
+	grep -h 'JTSC progress' "$out/guest.log.raw" 2>/dev/null | tr -d '\r' | tail -1 | sed 's/^/  /'
+done
+wait "$pid"
+grep 'JTSC dump\.' "$out/guest.log" | sed 's/^.*JTSC /  /'
+python3 "$top/harness/measure/undump.py" "$img" "$out"
+rm -f "$img"
+[ "$mode" = raw ] || exit 0
+
+ns() { awk -v n="$1" '$1==n{ if ($4) printf "%.2f", $3/$4 }' "$out/meta"; }
+cnt() { awk -v n="$1" '$1==n{print $4}' "$out/meta"; }
+if [ -s "$out/spec_raw.bin" ]; then
+	echo "guest: estimating spec_raw ($(cnt spec_raw) bits)"
+	"$M/ea_noniid" -t bits "$out/spec_raw.bin" > "$out/spec_raw.ea"
+	set_results guest.spec.samples "$(cnt spec_raw)"
+	set_results guest.spec.ns_per_sample "$(ns spec_raw)"
+	set_results guest.spec.h_min "$(ea_min "$out/spec_raw.ea")"
+	set_results guest.spec.h_min_estimator "$(ea_which "$out/spec_raw.ea")"
+fi
+if [ -s "$out/timer_raw.bin" ]; then
+	echo "guest: estimating timer_raw ($(cnt timer_raw) deltas, low 8 bits)"
+	"$M/ea_noniid" -t u64 "$out/timer_raw.bin" > "$out/timer_raw.ea"
+	set_results guest.timer.samples "$(cnt timer_raw)"
+	set_results guest.timer.ns_per_sample "$(ns timer_raw)"
+	set_results guest.timer.h_min "$(ea_min "$out/timer_raw.ea")"
+	set_results guest.timer.h_min_estimator "$(ea_which "$out/timer_raw.ea")"
+fi
+set_results guest.where "QEMU $(qemu-system-x86_64 --version | head -1 | awk '{print $4}') TCG guest, -cpu qemu64,-rdrand,-rdseed -smp 2, on $(host_cpu)"
+set_results guest.date "$(date -u +%Y-%m-%dT%H:%MZ)"
+grep '^guest\.' "$RESULTS"
