@@ -14,7 +14,7 @@
 # Prints an aligned table; writes out/bench/results.txt, out/bench/table.md,
 # harness/bench/latest.txt (the copy the README includes), and out/bench/*.png.
 # Env: BENCH_BOOTS, BENCH_TIMER_MS (guest timer_raw budget, default 90000),
-#      BENCH_QUALITY_BYTES (default 33554432; 0 skips quality), KERNEL.
+#      BENCH_QUALITY_BYTES (default 8388608; 0 skips quality), KERNEL.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/harness/measure/lib.sh"
@@ -83,7 +83,7 @@ gr=$top/out/measure/guest-raw
 [ -n "$active" ] || active=$(awk '$1=="active"{print $2}' "$gr/stats.bin" 2>/dev/null)
 
 # ---- 5. conditioned output: rngtest + dieharder
-qb=${BENCH_QUALITY_BYTES:-33554432}
+qb=${BENCH_QUALITY_BYTES:-8388608}
 if [ "$qb" != 0 ]; then
 	step "guest: $qb bytes of jitter_tsc output via AF_ALG, then rngtest and dieharder"
 	JTSC_DUMP_BYTES=$qb "$top/harness/measure/guest.sh" afalg > "$out/guest-afalg.log" 2>&1 ||

@@ -106,6 +106,8 @@ static void section(const char *name, const void *buf, size_t len,
 {
 	size_t done = 0;
 
+	if (dev < 0)
+		return;	/* no disk: the timings on the console are still useful */
 	while (done < len) {
 		ssize_t n = pwrite(dev, (const char *)buf + done, len - done,
 				   next_off + done);
@@ -287,20 +289,20 @@ int main(void)
 	path = param("jtsc.dump_dev", "/dev/vda");
 	say("JTSC dump.mode=%s", mode);
 	dev = open(path, O_RDWR);
-	if (dev < 0) {
+	if (dev < 0)
 		say("JTSC dump.error=open %s: %s", path, strerror(errno));
-	} else {
-		hlen = snprintf(header, HDR, "JTSCDUMP 1\n");
-		if (!strcmp(mode, "afalg"))
-			dump_afalg();
-		else
-			dump_raw();
-		klog = malloc(1 << 20);
-		n = klog ? klogctl(3, klog, 1 << 20) : -1;
-		if (n > 0)
-			section("dmesg", klog, n, 0, 0);
-		free(klog);
-		hlen += snprintf(header + hlen, HDR - hlen, "end\n");
+	hlen = snprintf(header, HDR, "JTSCDUMP 1\n");
+	if (!strcmp(mode, "afalg"))
+		dump_afalg();
+	else
+		dump_raw();
+	klog = malloc(1 << 20);
+	n = klog ? klogctl(3, klog, 1 << 20) : -1;
+	if (n > 0)
+		section("dmesg", klog, n, 0, 0);
+	free(klog);
+	hlen += snprintf(header + hlen, HDR - hlen, "end\n");
+	if (dev >= 0) {
 		if (pwrite(dev, header, HDR, 0) != HDR)
 			say("JTSC dump.error=header: %s", strerror(errno));
 		fsync(dev);

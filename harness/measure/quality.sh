@@ -26,12 +26,14 @@ echo "Conditioned output: $(basename "$file"), $size bytes (${2:-jitter_tsc via 
 rt=$(rngtest < "$file" 2>&1)
 ok=$(echo "$rt" | sed -n 's/.*FIPS 140-2 successes: //p'); bad=$(echo "$rt" | sed -n 's/.*FIPS 140-2 failures: //p')
 printf '  %-28s %6s blocks passed, %s failed (expected failure rate ~0.08%%)\n' "rngtest FIPS 140-2" "$ok" "$bad"
-# test number : bytes per p-sample (measured: dieharder 3.31 file_input_raw)
+# test:bytes per p-sample:tsamples (measured with dieharder 3.31 file_input_raw;
+# -t 10000 shrinks a p-sample so that 8 MiB give 100 of them)
 P=0; W=0; F=0; n=0
-for t in 0:4300000 15:4800000 100:4800000 101:4800000 102:4800000 4:6100000 3:6700000; do
-	d=${t%%:*}; per=${t#*:}; p=$(( size / per )); [ "$p" -gt 100 ] && p=100
-	if [ "$p" -lt 5 ]; then printf '  %-28s %s\n' "dieharder -d $d" "skipped: file too small"; continue; fi
-	o=$(dieharder -g 201 -f "$file" -d "$d" -p "$p" 2>&1)
+for t in 15:84000:10000 100:84000:10000 101:84000:10000 102:84000:10000 0:4300000: 4:6100000:; do
+	IFS=: read -r d per ts <<< "$t"
+	p=$(( size / per )); [ "$p" -gt 100 ] && p=100
+	if [ "$p" -lt 5 ]; then printf '  %-28s %s\n' "dieharder -d $d" "skipped: needs $(( per * 5 / 1048576 + 1 )) MiB"; continue; fi
+	o=$(dieharder -g 201 -f "$file" -d "$d" -p "$p" ${ts:+-t "$ts"} 2>&1)
 	name=$(echo "$o" | awk -F'|' '/PASSED|WEAK|FAILED/{gsub(/ /,"",$1); print $1; exit}')
 	pa=$(echo "$o" | grep -c 'PASSED'); we=$(echo "$o" | grep -c 'WEAK'); fa=$(echo "$o" | grep -c 'FAILED')
 	rw=$(echo "$o" | sed -n 's/.*rewound \([0-9]*\) times.*/\1/p' | head -1)
