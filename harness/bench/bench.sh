@@ -38,7 +38,7 @@ build_tools
 step "host: collector loops on $(host_cpu) (about 40 s)"
 "$top/harness/measure/host.sh" > "$out/host.log" 2>&1 || { cat "$out/host.log"; exit 1; }
 
-# ---- 2. boots: getrandom wait and "crng init done", stock vs jitter_tsc
+# ---- 2. boots (a boot where jitter_tsc did not register is counted apart): getrandom wait and "crng init done", stock vs jitter_tsc
 "$top/harness/guest/mkinitramfs.sh" "$out/initramfs.cpio" || exit 1
 : > "$out/boots.txt"
 for i in $(seq 1 "$boots"); do
@@ -51,6 +51,11 @@ for i in $(seq 1 "$boots"); do
 			{ echo "bench: boot $v $i failed (log $log)" >&2; continue; }
 		us=$(sed -n 's/.*JTSC getrandom.wait_us=\([0-9]*\).*/\1/p' "$log" | head -1)
 		crng=$(sed -n 's/^\[ *\([0-9.]*\)\] random: crng init done.*/\1/p' "$log" | head -1)
+		if [ $v = jtsc ] && ! grep -q 'jitter_tsc: ready' "$log"; then
+			step "boot $i/$boots $v: jitter_tsc did not register: $(sed -n 's/^\[[^]]*\] jitter_tsc: //p' "$log" | head -1)"
+			echo "jtsc-unregistered $i ${us:-NA} ${crng:-NA}" >> "$out/boots.txt"
+			continue
+		fi
 		echo "$v $i ${us:-NA} ${crng:-NA}" >> "$out/boots.txt"
 		step "boot $i/$boots $v: getrandom waited $(awk -v u="${us:-0}" 'BEGIN{printf "%.1f", u/1000}') ms, crng init done at ${crng:-?} s"
 	done
@@ -73,6 +78,8 @@ step "guest: AF_ALG throughput of jitter_tsc, jitterentropy_rng, stdrng (3 s eac
 bps() { sed -n "s/.*JTSC bench\.$1\.bytes_per_s=\([0-9]*\).*/\1/p" "$out/bench-afalg.log" | head -1; }
 t_j=$(bps jitter_tsc); t_e=$(bps jitterentropy_rng); t_s=$(bps stdrng)
 active=$(sed -n 's/.*jitter_tsc: ready, drawing on the \([a-z]*\) collector.*/\1/p' "$out/bench-afalg.log" | head -1)
+why=$(sed -n 's/^\[[^]]*\] jitter_tsc: \(all collectors disabled: .*\)/\1/p' "$out/bench-afalg.log" | head -1)
+[ -n "$active" ] || [ -z "$why" ] || { active=none; step "  jitter_tsc did not register in this guest: $why"; }
 
 # ---- 4. raw samples from the guest kernel (debugfs), estimated
 step "guest: raw samples of both collectors via debugfs (timer budget ${BENCH_TIMER_MS:-90000} ms)"
@@ -122,6 +129,8 @@ printf '%-44s %22s %22s\n' "blocking getrandom() wait, ms: median" "$gs_med" "$g
 printf '%-44s %22s %22s\n' "                              min / max" "$gs_min / $gs_max" "$gj_min / $gj_max"
 printf '%-44s %22s %22s\n' "\"crng init done\" in kernel log, ms: median" "$cs_med" "$cj_med"
 printf '%-44s %22s %22s\n' "                              min / max" "$cs_min / $cs_max" "$cj_min / $cj_max"
+un=$(grep -c '^jtsc-unregistered' "$out/boots.txt")
+[ "$un" = 0 ] || echo "  ($un jitter_tsc boot(s) left out: the collector check disabled jitter_tsc, see out/bench/boot-jtsc-*.log)"
 echo
 printf '%-44s %14s %14s\n' "AF_ALG throughput, one TCG guest" "bytes/s" "vs jent"
 printf '%-44s %14s %14s\n' "  jitter_tsc (active collector: ${active:-?})" "$(fmt "$t_j")" "$(ratio "$t_j" "$t_e")"
@@ -140,6 +149,7 @@ echo "  timer: low 8 bits of each delta); credit: crypto/jitter_tsc.c; safety = 
 echo "  Guest samples: $(r guest.spec.samples) spec bits, $(r guest.timer.samples) timer deltas; host: $(r host.spec.samples) each."
 echo "  Ceiling = 1e9 / (ns per raw sample x ${oversample:-?} credited bits per output bit / credit x 8) bytes/s:"
 echo "  spec $(fmt "$ceil_spec") B/s, timer $(fmt "$ceil_timer") B/s (TCG guest rates)."
+[ -z "$why" ] || echo "  Note: in the throughput guest jitter_tsc did not register: $why"
 if [ -s "$out/quality.txt" ]; then echo; cat "$out/quality.txt"; fi
 echo
 echo "Pictures (out/bench/): bitmaps.png (raw speculative bits | conditioned output, TCG guest),"

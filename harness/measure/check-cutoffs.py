@@ -209,10 +209,10 @@ def main():
         key = RESULT_KEY.get(who, who)
         meas = []
         for k, v in results.items():
-            m = re.match(r"(\w+)\.%s\.h_min$" % re.escape(key), k)
+            m = re.match(r"(\w+)\.%s\.h_min(_lowest)?$" % re.escape(key), k)
             if m:
                 try:
-                    meas.append((float(v), m.group(1)))
+                    meas.append((float(v.split()[0]), m.group(1) + (", lowest run" if m.group(2) else "")))
                 except ValueError:
                     pass
         h = credit / 64.0

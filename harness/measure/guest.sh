@@ -68,16 +68,14 @@ if [ -s "$out/spec_raw.bin" ]; then
 	"$M/ea_noniid" -t bits "$out/spec_raw.bin" > "$out/spec_raw.ea"
 	set_results guest.spec.samples "$(cnt spec_raw)"
 	set_results guest.spec.ns_per_sample "$(ns spec_raw)"
-	set_results guest.spec.h_min "$(ea_min "$out/spec_raw.ea")"
-	set_results guest.spec.h_min_estimator "$(ea_which "$out/spec_raw.ea")"
+	set_hmin guest.spec "$out/spec_raw.ea"
 fi
 if [ -s "$out/timer_raw.bin" ]; then
 	echo "guest: estimating timer_raw ($(cnt timer_raw) deltas, low 8 bits)"
 	"$M/ea_noniid" -t u64 "$out/timer_raw.bin" > "$out/timer_raw.ea"
 	set_results guest.timer.samples "$(cnt timer_raw)"
 	set_results guest.timer.ns_per_sample "$(ns timer_raw)"
-	set_results guest.timer.h_min "$(ea_min "$out/timer_raw.ea")"
-	set_results guest.timer.h_min_estimator "$(ea_which "$out/timer_raw.ea")"
+	set_hmin guest.timer "$out/timer_raw.ea"
 fi
 set_results guest.where "QEMU $(qemu-system-x86_64 --version | head -1 | awk '{print $4}') TCG guest, -cpu qemu64,-rdrand,-rdseed -smp 2, on $(host_cpu)"
 set_results guest.date "$(date -u +%Y-%m-%dT%H:%MZ)"

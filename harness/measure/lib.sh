@@ -30,6 +30,20 @@ host_cpu() {
 ea_min() { awk '/^H_min/{print $2}' "$1"; }
 ea_which() { sed -n 's/.*bits\/sample (\(.*\))$/\1/p' "$1" | tail -1; }
 
+# set_hmin PREFIX EAFILE: PREFIX.h_min, PREFIX.h_min_estimator from this run,
+# and PREFIX.h_min_lowest, the lowest of all runs so far (delete that line
+# by hand when the collector's code changes)
+set_hmin() {
+	h=$(ea_min "$2")
+	[ -n "$h" ] || return 0
+	set_results "$1.h_min" "$h"
+	set_results "$1.h_min_estimator" "$(ea_which "$2")"
+	old=$(awk -v k="$1.h_min_lowest" '$1==k{print $2}' "$RESULTS" 2>/dev/null)
+	if [ -z "$old" ] || awk -v a="$h" -v b="$old" 'BEGIN{exit !(a < b)}'; then
+		set_results "$1.h_min_lowest" "$h ($(date -u +%Y-%m-%d), $(ea_which "$2"))"
+	fi
+}
+
 # set_results KEY VALUE: replace or append "KEY VALUE" in the results file
 set_results() {
 	[ -f "$RESULTS" ] || printf '%s\n' \
