@@ -141,7 +141,7 @@ kunit_run() {
 	grep -qx 'CONFIG_SMP=y' "$LINUX/$kc" && smp=(--qemu_args=-smp 2)
 	ccache_env
 	cd "$LINUX" || fail "no build/linux"
-	flock "$BUILD_LOCK" python3 tools/testing/kunit/kunit.py run --arch=x86_64 \
+	locked python3 tools/testing/kunit/kunit.py run --arch=x86_64 \
 		--build_dir="$dir" --jobs="$JOBS" --kunitconfig="$kc" "${smp[@]}" "${KUNIT_MAKE[@]}" "$@" ||
 		fail "kunit.py run failed"
 }
@@ -177,7 +177,7 @@ step_docs() {
 	out=$(perl scripts/kernel-doc -none -Wall $f 2>&1)
 	[ -z "$out" ] || { echo "$out"; fail "kernel-doc -none -Wall reports problems"; }
 	echo "kernel-doc: clean on" $f
-	flock "$BUILD_LOCK" make O="$BUILD/obj-docs" htmldocs SPHINXDIRS=crypto > "$TMP/docs.log" 2>&1 ||
+	locked make O="$BUILD/obj-docs" htmldocs SPHINXDIRS=crypto > "$TMP/docs.log" 2>&1 ||
 		{ cat "$TMP/docs.log"; fail "make htmldocs SPHINXDIRS=crypto failed"; }
 	cat "$TMP/docs.log"
 	pat=$(targets_matching '^(Documentation|include|crypto|arch|drivers|lib)/' | sed 's/[.]/[.]/g' | paste -sd'|')
@@ -195,6 +195,7 @@ step_cutoffs() {
 }
 
 # ---- run the steps --------------------------------------------------------
+mmss() { printf '%d:%02d' $(($1 / 60)) $(($1 % 60)); }
 deps tree kernel check
 mktmp
 mkdir -p "$LOGS"
@@ -206,10 +207,14 @@ for s in ${STEPS:-$ALL_STEPS}; do
 	log=$LOGS/$s.log
 	printf '%-12s ... ' "$s"
 	start=$(date +%s)
+	export JTSC_LOCKWAIT=$TMP/lockwait.$s
+	: > "$JTSC_LOCKWAIT"
 	(set -o pipefail; "$fn") > "$log" 2>&1
 	rc=$?
 	d=$(($(date +%s) - start))
-	dur=$(printf '%d:%02d' $((d / 60)) $((d % 60)))
+	w=$(awk '{ s += $1 } END { print s + 0 }' "$JTSC_LOCKWAIT")
+	dur=$(mmss "$d")
+	wait=$(mmss "$w")
 	if [ "$rc" = 0 ]; then
 		passed=$((passed + 1)); res=pass
 		echo "pass  $dur"
@@ -219,12 +224,12 @@ for s in ${STEPS:-$ALL_STEPS}; do
 		echo "    log: ${log#"$ROOT"/}"
 		tail -n 15 "$log" | sed 's/^/    | /'
 	fi
-	summary="$summary$(printf '%-12s %-4s %6s' "$s" "$res" "$dur")"$'\n'
+	summary="$summary$(printf '%-12s %-4s %6s %6s' "$s" "$res" "$dur" "$wait")"$'\n'
 done
 d=$(($(date +%s) - t0))
 echo
-echo "step         res    m:ss"
+printf '%-12s %-4s %6s %6s  %s\n' step res time lock "(m:ss; lock: waiting for others' builds)"
 printf '%s' "$summary"
-printf '%-12s %-4s %6s\n' total "" "$(printf '%d:%02d' $((d / 60)) $((d % 60)))"
+printf '%-12s %-4s %6s\n' total "" "$(mmss "$d")"
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

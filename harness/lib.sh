@@ -269,6 +269,20 @@ deps() {
 
 # ---- kernel builds ----------------------------------------------------------
 
+# locked CMD...: run CMD holding the shared build lock (2 cores, several engineers).
+# Seconds spent waiting are added to the file $JTSC_LOCKWAIT when it is set.
+locked() {
+	local t0
+	t0=$(date +%s)
+	(
+		flock 9
+		w=$(($(date +%s) - t0))
+		[ "$w" -lt 2 ] || echo "$PROG: waited ${w}s for $BUILD_LOCK" >&2
+		[ -z "${JTSC_LOCKWAIT:-}" ] || echo "$w" >> "$JTSC_LOCKWAIT"
+		"$@"
+	) 9> "$BUILD_LOCK"
+}
+
 # kmake SRC OBJ ARGS...: make in kernel tree SRC with O=OBJ, under the shared build
 # lock, with ccache when present.
 kmake() {
@@ -277,9 +291,9 @@ kmake() {
 	mkdir -p "$obj"
 	if command -v ccache >/dev/null; then
 		CCACHE_BASEDIR=$BUILD CCACHE_NOHASHDIR=1 CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G} \
-			flock "$BUILD_LOCK" make -C "$src" O="$obj" -j"$JOBS" CC="ccache gcc" "$@"
+			locked make -C "$src" O="$obj" -j"$JOBS" CC="ccache gcc" "$@"
 	else
-		flock "$BUILD_LOCK" make -C "$src" O="$obj" -j"$JOBS" "$@"
+		locked make -C "$src" O="$obj" -j"$JOBS" "$@"
 	fi
 }
 
