@@ -28,7 +28,8 @@ accel=tcg
 if [ "${JTSC_KVM:-}" = 1 ] && [ -w /dev/kvm ]; then
 	accel=kvm
 fi
-append="console=ttyS0 random.trust_cpu=off random.trust_bootloader=off panic=-1 $*"
+# jtsc.accel only tells the report how the timings were taken
+append="console=ttyS0 random.trust_cpu=off random.trust_bootloader=off panic=-1 jtsc.accel=$accel $*"
 
 # shellcheck disable=SC2054,SC2206 # commas are qemu syntax; JTSC_QEMU_ARGS is word-split
 qemu=(qemu-system-x86_64 -M pc -accel "$accel" -cpu qemu64,-rdrand,-rdseed

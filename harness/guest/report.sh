@@ -29,7 +29,13 @@ if [ -z "$(v mode)" ]; then
 	exit 1
 fi
 
-echo "jitter_tsc guest report ($(v mode) mode)"
+accel=$(v kernel.cmdline | sed -n 's/.*jtsc\.accel=\([a-z]*\).*/\1/p')
+case $accel in
+tcg) accel="QEMU TCG: guest times include the emulator" ;;
+kvm) accel="QEMU KVM" ;;
+*) accel="accelerator unknown" ;;
+esac
+echo "jitter_tsc guest report ($(v mode) mode; $accel)"
 row "kernel" "$(v kernel.release) $(v kernel.version)"
 row "series" "$series"
 row "CPU" "$(v cpu.model), $(v cpus.online) online; rdrand $(v cpu.flag.rdrand), rdseed $(v cpu.flag.rdseed); clocksource $(v clocksource)"
@@ -63,13 +69,25 @@ elif [ "$(v klog.crng_init_done)" = 1 ]; then
 	row "crng made ready by" "stock path (no jitter_tsc credit line in the log)"
 fi
 
+# debugfs stats: failures first, then one row per collector ("<name>.enabled")
 if [ "$(v stats.present)" = 1 ]; then
-	health=$(for k in "${!J[@]}"; do
-		case $k in stat.active|stat.*fail*|stat.*health*|stat.*rct*|stat.*apt*|stat.*err*|stat.*status*|stat.*state*)
-			echo "${k#stat.}=${J[$k]}" ;;
+	bad=$(for k in "${!J[@]}"; do
+		case $k in stat.*fail*|stat.*err*)
+			[ "${J[$k]}" = 0 ] || echo "${k#stat.}=${J[$k]}" ;;
 		esac; done | sort | tr '\n' ' ')
-	nstat=$(for k in "${!J[@]}"; do case $k in stat.*) echo ;; esac; done | wc -l)
-	row "health tests" "${health:-no failure/health fields} ($nstat stats in debugfs)"
+	if [ -n "$bad" ]; then
+		row "health tests" "FAILURES: $bad"
+	else
+		row "health tests" "no failures (active collector: $(v stat.active))"
+	fi
+	for c in $(for k in "${!J[@]}"; do case $k in stat.*.enabled)
+			k=${k#stat.}; echo "${k%.enabled}" ;; esac; done | sort); do
+		if [ "$(v "stat.$c.enabled")" != 1 ]; then
+			row "  $c" "disabled"
+			continue
+		fi
+		row "  $c" "$(v "stat.$c.samples") samples, $(v "stat.$c.bits_credited") bits credited, credit $(v "stat.$c.credit_per_sample_64ths")/64 bit per sample"
+	done
 else
 	row "health tests" "no /sys/kernel/debug/jitter_tsc/stats (debugfs option off?)"
 fi
