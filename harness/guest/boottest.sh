@@ -107,6 +107,12 @@ if boot default jtsc.algs=jitter_tsc,stdrng jtsc.slow_ms=0; then
 		near "$(jv klog.jitter_tsc_credited_s)" "$(jv klog.crng_init_done_s)" 0.1
 	check "default: first blocking getrandom() took < $max_ms ms ($(ms "$(jv getrandom.wait_us)") ms)" \
 		lt "$(jv getrandom.wait_us)" $((max_ms * 1000))
+	# the guest's own setup, not the series: say so, do not fail
+	[ "$(jv cpus.online)" = 2 ] ||
+		echo "# warning: the guest sees $(jv cpus.online) CPU(s) of the 2 QEMU gives it (no ACPI/MP table in guest.config?)"
+	case $(jv clocksource) in *jiffies*)
+		echo "# warning: guest clocksource $(jv clocksource): TSC not calibrated, guest times have tick (4 ms) resolution (CONFIG_ACPI=y gives an HPET/PM-timer reference)" ;;
+	esac
 	echo "# default: AF_ALG stdrng (not asserted): bind $(jv afalg.stdrng.bind), 65536 B read $(jv afalg.stdrng.read.65536)"
 fi
 
