@@ -12,12 +12,14 @@
  *                    timed (ns per raw sample, syscall cost included)
  *   jtsc.dump=afalg  jtsc.dump_bytes (default 4 MiB) of jitter_tsc output
  *                    through AF_ALG (algif_rng), timed
- * and always the kernel log. Sections go to jtsc.dump_dev (default
- * /dev/vda) at 4 KiB-aligned offsets after a 4 KiB text header:
- *   JTSCDUMP 1
- *   section NAME OFFSET BYTES NS SAMPLES     (NS: read time, 0 if untimed)
- *   end
- * harness/measure/undump.py splits the image. Prints progress and finally
+ * and always the kernel log. Sections are streamed to jtsc.dump_dev
+ * (default /dev/vda, a raw virtio disk; a serial port such as /dev/ttyS1 is
+ * put in raw mode and works too, for kernels without virtio-blk):
+ *   JTSCDUMP 2\n
+ *   section NAME BYTES NS SAMPLES\n <BYTES bytes>   (NS: read time, 0 if untimed)
+ *   ...
+ *   end\n
+ * harness/measure/undump.py splits the stream. Prints progress and finally
  * "JTSC done=1", then reboot(RB_AUTOBOOT) ends QEMU (-no-reboot).
  */
 #define _GNU_SOURCE
@@ -32,20 +34,16 @@
 #include <sys/mount.h>
 #include <sys/reboot.h>
 #include <sys/stat.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "afalg.h"
 
 #define DBG	"/sys/kernel/debug/jitter_tsc/"
-#define HDR	4096
-#define MAXSEC	16
 
 static char cmdline[4096];
 static int dev = -1;
-static off_t next_off = HDR;
-static char header[HDR];
-static size_t hlen;
 
 static void say(const char *fmt, ...)
 {
@@ -101,27 +99,35 @@ static long long now_ns(void)
 	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-static void section(const char *name, const void *buf, size_t len,
-		    long long ns, unsigned long samples)
+static void put(const void *buf, size_t len)
 {
 	size_t done = 0;
 
-	if (dev < 0)
-		return;	/* no disk: the timings on the console are still useful */
-	while (done < len) {
-		ssize_t n = pwrite(dev, (const char *)buf + done, len - done,
-				   next_off + done);
+	while (dev >= 0 && done < len) {
+		ssize_t n = write(dev, (const char *)buf + done, len - done);
 
 		if (n <= 0) {
-			say("JTSC dump.error=write %s: %s", name, strerror(errno));
+			say("JTSC dump.error=write: %s", strerror(errno));
+			close(dev);
+			dev = -1;
 			return;
 		}
 		done += n;
 	}
-	hlen += snprintf(header + hlen, HDR - hlen, "section %s %lld %zu %lld %lu\n",
-			 name, (long long)next_off, len, ns, samples);
+}
+
+static void section(const char *name, const void *buf, size_t len,
+		    long long ns, unsigned long samples)
+{
+	char head[256];
+	int n;
+
+	if (dev < 0)
+		return;	/* no disk: the timings on the console are still useful */
+	n = snprintf(head, sizeof(head), "section %s %zu %lld %lu\n", name, len, ns, samples);
+	put(head, n);
+	put(buf, len);
 	say("JTSC dump.%s.bytes=%zu", name, len);
-	next_off += (len + 4095) & ~4095UL;
 }
 
 /* Read @len bytes of @file (all of it if @len is 0); *@ns gets the time. */
@@ -266,7 +272,7 @@ static void dump_afalg(void)
 
 int main(void)
 {
-	const char *mode, *path;
+	char mode[32], path[64];
 	char *klog;
 	int fd, n;
 
@@ -285,13 +291,22 @@ int main(void)
 		cmdline[n > 0 ? n : 0] = 0;
 		close(fd);
 	}
-	mode = param("jtsc.dump", "raw");
-	path = param("jtsc.dump_dev", "/dev/vda");
+	snprintf(mode, sizeof(mode), "%s", param("jtsc.dump", "raw"));
+	snprintf(path, sizeof(path), "%s", param("jtsc.dump_dev", "/dev/vda"));
 	say("JTSC dump.mode=%s", mode);
-	dev = open(path, O_RDWR);
-	if (dev < 0)
+	dev = open(path, O_RDWR | O_NOCTTY);
+	if (dev < 0) {
 		say("JTSC dump.error=open %s: %s", path, strerror(errno));
-	hlen = snprintf(header, HDR, "JTSCDUMP 1\n");
+	} else if (isatty(dev)) {
+		struct termios tio;
+
+		if (!tcgetattr(dev, &tio)) {
+			cfmakeraw(&tio);
+			cfsetspeed(&tio, B115200);
+			tcsetattr(dev, TCSANOW, &tio);
+		}
+	}
+	put("JTSCDUMP 2\n", 11);
 	if (!strcmp(mode, "afalg"))
 		dump_afalg();
 	else
@@ -301,10 +316,10 @@ int main(void)
 	if (n > 0)
 		section("dmesg", klog, n, 0, 0);
 	free(klog);
-	hlen += snprintf(header + hlen, HDR - hlen, "end\n");
+	put("end\n", 4);
 	if (dev >= 0) {
-		if (pwrite(dev, header, HDR, 0) != HDR)
-			say("JTSC dump.error=header: %s", strerror(errno));
+		if (isatty(dev))
+			tcdrain(dev);
 		fsync(dev);
 		close(dev);
 	}

@@ -5,8 +5,11 @@
 #          estimated with ea_noniid; writes the guest.* lines of
 #          harness/measure/results (a QEMU TCG guest: emulated CPU, host TSC)
 #   afalg  conditioned jitter_tsc output read through AF_ALG (for quality.sh)
-# Files go to out/measure/guest-MODE/. Env: KERNEL (default the guest
-# bzImage), JTSC_SPEC_BITS, JTSC_TIMER_SAMPLES, JTSC_TIMER_MS, JTSC_DUMP_BYTES.
+# Files go to out/measure/guest-MODE/. The dump leaves the guest on a raw
+# virtio disk when the kernel's .config has VIRTIO_BLK, else on a second
+# serial port (ttyS1, captured to a file); JTSC_DUMP_VIA=disk|serial forces.
+# Env: KERNEL (default the guest bzImage), JTSC_SPEC_BITS, JTSC_TIMER_SAMPLES,
+# JTSC_TIMER_MS, JTSC_DUMP_BYTES.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/harness/measure/lib.sh"
@@ -27,36 +30,52 @@ strip "$d/init"
 (cd "$d" && echo init | cpio -o -H newc -R 0:0 --quiet) > "$d/extra.cpio"
 cat "$top/out/measure/base.cpio" "$d/extra.cpio" > "$out/initramfs.cpio"
 
-img=$out/disk.img
+img=$out/dump.bin
 rm -f "$img"
+via=${JTSC_DUMP_VIA:-}
+if [ -z "$via" ]; then
+	via=serial
+	grep -qs '^CONFIG_VIRTIO_BLK=y' "$(dirname "$kernel")/../../../.config" && via=disk
+fi
 case $mode in
 raw)
 	words="jtsc.dump=raw jtsc.spec_bits=${JTSC_SPEC_BITS:-1000000}"
 	words="$words jtsc.timer_samples=${JTSC_TIMER_SAMPLES:-1000000} jtsc.timer_ms=${JTSC_TIMER_MS:-240000}"
-	truncate -s 64M "$img"
+	size=$(( 64 << 20 ))
 	tmo=$(( ${JTSC_TIMER_MS:-240000} / 1000 + 180 ))
 	;;
 afalg)
 	bytes=${JTSC_DUMP_BYTES:-4194304}
 	words="jtsc.dump=afalg jtsc.dump_bytes=$bytes"
-	truncate -s $(( bytes + (16 << 20) )) "$img"
-	tmo=${JTSC_AFALG_TIMEOUT:-600}
+	size=$(( bytes + (16 << 20) ))
+	tmo=${JTSC_AFALG_TIMEOUT:-900}
 	;;
 *) echo "usage: guest.sh [raw|afalg]" >&2; exit 2 ;;
 esac
-echo "guest: booting (TCG) for a $mode dump; progress lines from the guest follow"
+if [ "$via" = disk ]; then
+	truncate -s "$size" "$img"
+	qargs="-drive file=$img,format=raw,if=virtio"
+	words="$words jtsc.dump_dev=/dev/vda"
+else
+	# ttyS0 stays the console; the extra 16550 becomes ttyS1
+	qargs="-serial mon:stdio -chardev file,id=jtscdump,path=$img -device isa-serial,chardev=jtscdump"
+	words="$words jtsc.dump_dev=/dev/ttyS1"
+fi
+echo "guest: booting (TCG) for a $mode dump via $via; progress lines from the guest follow"
 # shellcheck disable=SC2086
-JTSC_BOOT_TIMEOUT=$tmo JTSC_QEMU_ARGS="-drive file=$img,format=raw,if=virtio" \
+JTSC_BOOT_TIMEOUT=$tmo JTSC_QEMU_ARGS="$qargs" \
 	"$top/harness/guest/boot.sh" "$kernel" "$out/initramfs.cpio" "$out/guest.log" $words &
 pid=$!
 # echo the guest's progress lines while it runs
-sleep 2
+last=
 while kill -0 "$pid" 2>/dev/null; do
-	sleep 5
-	grep -h 'JTSC progress' "$out/guest.log.raw" 2>/dev/null | tr -d '\r' | tail -1 | sed 's/^/  /'
+	sleep 3
+	l=$({ grep -h 'JTSC progress' "$out/guest.log.raw" 2>/dev/null | tr -d '\r' | tail -1; } || true)
+	[ -z "$l" ] || [ "$l" = "$last" ] || echo "  $l"
+	last=$l
 done
 wait "$pid"
-grep 'JTSC dump\.' "$out/guest.log" | sed 's/^.*JTSC /  /'
+{ grep 'JTSC dump\.' "$out/guest.log" | sed 's/^.*JTSC /  /'; } || true
 python3 "$top/harness/measure/undump.py" "$img" "$out"
 rm -f "$img"
 [ "$mode" = raw ] || exit 0
@@ -79,4 +98,7 @@ if [ -s "$out/timer_raw.bin" ]; then
 fi
 set_results guest.where "QEMU $(qemu-system-x86_64 --version | head -1 | awk '{print $4}') TCG guest, -cpu qemu64,-rdrand,-rdseed -smp 2, on $(host_cpu)"
 set_results guest.date "$(date -u +%Y-%m-%dT%H:%MZ)"
+kver=$(file -b "$kernel" 2>/dev/null | sed -n 's/.*version \([^,]*\),.*/\1/p')
+set_results guest.kernel "${kver:-$kernel} ($kernel)"
+set_results guest.transport "$via"
 grep '^guest\.' "$RESULTS"

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""undump.py IMG OUTDIR - split a disk image written by dump-init into files.
+"""undump.py DUMP OUTDIR - split the stream dump-init wrote (disk image or
+serial-port capture) into files.
 
-Reads the 4 KiB text header ("JTSCDUMP 1", "section NAME OFFSET BYTES NS
-SAMPLES" lines, "end"), writes OUTDIR/NAME.bin for each section and
+Stream: "JTSCDUMP 2\\n", then per section "section NAME BYTES NS SAMPLES\\n"
+and BYTES bytes, then "end\\n". Writes OUTDIR/NAME.bin per section and
 OUTDIR/meta with one line "NAME BYTES NS SAMPLES" per section.
 """
 import os
@@ -11,21 +12,27 @@ import sys
 
 def main():
     if len(sys.argv) != 3:
-        sys.exit("usage: undump.py IMG OUTDIR")
-    img, out = sys.argv[1], sys.argv[2]
+        sys.exit("usage: undump.py DUMP OUTDIR")
+    dump, out = sys.argv[1], sys.argv[2]
     os.makedirs(out, exist_ok=True)
-    with open(img, "rb") as f:
-        head = f.read(4096).split(b"\0", 1)[0].decode("ascii", "replace").splitlines()
-        if not head or head[0] != "JTSCDUMP 1" or "end" not in head:
-            sys.exit("undump: %s has no complete dump header (did the guest finish?)" % img)
-        meta = []
-        for line in head[1:]:
-            w = line.split()
-            if w[:1] != ["section"] or len(w) != 6:
-                continue
-            name, off, size, ns, samples = w[1], int(w[2]), int(w[3]), int(w[4]), int(w[5])
-            f.seek(off)
+    meta, complete = [], False
+    with open(dump, "rb") as f:
+        if f.readline() != b"JTSCDUMP 2\n":
+            sys.exit("undump: %s does not start with a dump header (did the guest run dump-init?)" % dump)
+        while True:
+            line = f.readline()
+            if not line:
+                break
+            if line == b"end\n":
+                complete = True
+                break
+            w = line.decode("ascii", "replace").split()
+            if len(w) != 5 or w[0] != "section":
+                sys.exit("undump: bad section line %r" % line[:80])
+            name, size, ns, samples = w[1], int(w[2]), int(w[3]), int(w[4])
             data = f.read(size)
+            if len(data) != size:
+                sys.exit("undump: section %s is cut short (%d of %d bytes)" % (name, len(data), size))
             with open(os.path.join(out, name + ".bin"), "wb") as o:
                 o.write(data)
             meta.append("%s %d %d %d" % (name, size, ns, samples))
@@ -33,6 +40,8 @@ def main():
         m.write("\n".join(meta) + "\n")
     for line in meta:
         print("undump: " + line)
+    if not complete:
+        sys.exit("undump: no end marker: the dump is incomplete")
 
 
 if __name__ == "__main__":
