@@ -107,17 +107,26 @@ static int64_t now_us(clockid_t clk)
 /* Read a small file into buf (NUL-terminated, trailing newline stripped). */
 static int read_file(const char *path, char *buf, size_t size)
 {
-	ssize_t n;
-	int fd;
+	ssize_t n, r = 0;
+	int fd, err;
 
 	buf[0] = '\0';
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	n = read(fd, buf, size - 1);
+	for (n = 0; (size_t)n < size - 1; n += r) {	/* seq_files may return less */
+		r = read(fd, buf + n, size - 1 - n);
+		if (r < 0 && errno == EINTR) {
+			r = 0;
+			continue;
+		}
+		if (r <= 0)
+			break;
+	}
+	err = r < 0 ? -errno : 0;
 	close(fd);
-	if (n < 0)
-		return -errno;
+	if (err)
+		return err;
 	buf[n] = '\0';
 	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
 		buf[--n] = '\0';
@@ -240,11 +249,14 @@ static void report_cpuflags(void)
 		if (strncmp(line, "flags", 5))
 			continue;
 		for (i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
-			char pat[32];
+			size_t len = strlen(flags[i]);
+			const char *f = line;
 
-			snprintf(pat, sizeof(pat), " %s ", flags[i]);
-			strcat(line, " ");
-			out("cpu.flag.%s=%d", flags[i], strstr(line, pat) != NULL);
+			/* whole words only: "tsc" must not match "constant_tsc" */
+			while ((f = strstr(f + 1, flags[i])) &&
+			       !(f[-1] == ' ' && (f[len] == ' ' || !f[len])))
+				;
+			out("cpu.flag.%s=%d", flags[i], f != NULL);
 		}
 		break;	/* first CPU is enough */
 	}
