@@ -135,6 +135,14 @@ series_load() {
 		p=$(series_field "$t" 4)
 		[ -f "$ROOT/series/$p" ] || die "commit $t: changelog series/$p is missing"
 	done
+	# A multi-part patch has one part per commit listing it, in commit order, so that
+	# applying the whole file gives the final version.
+	for p in $(series_files | grep '\.patch$'); do
+		t=$(awk -F'\t' -v p="$p" '$1 == "F" && $3 == p { print $2 }' "$SERIES_DB" | paste -sd' ')
+		case $t in *' '*) ;; *) grep -q '^#series-part:' "$ROOT/$p" || continue ;; esac
+		[ "$(patch_tags "$ROOT/$p" | paste -sd' ')" = "$t" ] ||
+			die "$p: its '#series-part:' tags ($(patch_tags "$ROOT/$p" | paste -sd' ')) must be the commits listing it, in order ($t)"
+	done
 }
 series_commits() { awk -F'\t' '$1 == "C" { print $2 }' "$SERIES_DB"; }
 # series_field TAG N: field N of the commit record (3 subject, 4 changelog, 5 author)

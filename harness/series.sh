@@ -48,6 +48,10 @@ git read-tree base
 state_init "$TMP/state"
 head=$(git rev-parse base)
 for c in $(series_commits); do
+	n=$(series_field "$c" 3 | wc -m)
+	[ "$n" -le 76 ] || die "commit $c: the subject has $((n - 1)) characters, at most 75 please"
+done
+for c in $(series_commits); do
 	state_commit "$TMP/state" "$c"
 	for p in $(series_files "$c"); do
 		t=$(target "$p")
