@@ -10,6 +10,8 @@ PROG=check
 . "$(dirname "$0")/lib.sh"
 
 ALL_STEPS="tree series checkpatch bisect guest w1-sparse kunit kunit-debug boot docs cutoffs"
+# Steps that build kernels take the shared build lock once, for the whole step.
+LOCKED_STEPS="bisect guest w1-sparse kunit kunit-debug"
 fail() { echo "FAIL: $*"; exit 1; }
 
 # Series files of a kind, as paths in the kernel tree (after `make tree`).
@@ -214,7 +216,9 @@ for s in ${STEPS:-$ALL_STEPS}; do
 	start=$(date +%s)
 	export JTSC_LOCKWAIT=$TMP/lockwait.$s
 	: > "$JTSC_LOCKWAIT"
-	(set -o pipefail; "$fn") > "$log" 2>&1
+	lock=
+	case " $LOCKED_STEPS " in *" $s "*) lock=locked ;; esac
+	(set -o pipefail; $lock "$fn") > "$log" 2>&1
 	rc=$?
 	d=$(($(date +%s) - start))
 	w=$(awk '{ s += $1 } END { print s + 0 }' "$JTSC_LOCKWAIT")

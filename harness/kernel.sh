@@ -9,6 +9,9 @@ PROG=kernel
 deps kernel
 [ -f "$LINUX/.jtsc-base" ] || die "no build/linux: run 'make tree' first"
 OBJ=$BUILD/obj-guest
-msg=$(guest_config "$LINUX" "$OBJ" 1) || die "build/obj-guest/.config: $msg"
-kmake "$LINUX" "$OBJ" bzImage || die "bzImage build failed in build/obj-guest"
+build() {
+	msg=$(guest_config "$LINUX" "$OBJ" 1) || die "build/obj-guest/.config: $msg"
+	kmake "$LINUX" "$OBJ" bzImage || die "bzImage build failed in build/obj-guest"
+}
+locked build
 echo "$OBJ/arch/x86/boot/bzImage"

@@ -278,12 +278,15 @@ deps() {
 # ---- kernel builds ----------------------------------------------------------
 
 # locked CMD...: run CMD holding the shared build lock (2 cores, several engineers).
-# Seconds spent waiting are added to the file $JTSC_LOCKWAIT when it is set.
+# Seconds spent waiting are added to the file $JTSC_LOCKWAIT when it is set. Nested
+# calls (JTSC_LOCKED set) just run CMD: take the lock once around a whole job.
 locked() {
 	local t0
+	[ -z "${JTSC_LOCKED:-}" ] || { "$@"; return; }
 	t0=$(date +%s)
 	(
 		flock 9
+		export JTSC_LOCKED=1
 		w=$(($(date +%s) - t0))
 		[ "$w" -lt 2 ] || echo "$PROG: waited ${w}s for $BUILD_LOCK" >&2
 		[ -z "${JTSC_LOCKWAIT:-}" ] || echo "$w" >> "$JTSC_LOCKWAIT"
