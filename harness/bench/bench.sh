@@ -64,7 +64,7 @@ done
 stats() {
 	awk -v v="$1" -v c="$2" '$1==v && $c!="NA"{print $c}' "$out/boots.txt" | sort -g |
 	awk -v s="$3" '{a[n++]=$1*s} END{if(!n){print "NA NA NA"; exit}
-		m=(n%2)?a[int(n/2)]:(a[n/2-1]+a[n/2])/2; printf "%.1f %.1f %.1f %d\n", m, a[0], a[n-1], n}'
+		m=(n%2)?a[int(n/2)]:(a[n/2-1]+a[n/2])/2; printf "%.2f %.2f %.2f %d\n", m, a[0], a[n-1], n}'
 }
 read -r gs_med gs_min gs_max gs_n <<< "$(stats stock 3 0.001)"
 read -r gj_med gj_min gj_max gj_n <<< "$(stats jtsc 3 0.001)"
@@ -120,9 +120,12 @@ ceil_spec=$(ceiling "$(r guest.spec.ns_per_sample)" "$sc")
 ceil_timer=$(ceiling "$(r guest.timer.ns_per_sample)" "$tc")
 ceil=$ceil_spec; [ "$active" = timer ] && ceil=$ceil_timer
 hcpu=$(r host.cpu)
+kver=$(file -b "$kernel" 2>/dev/null | sed -n 's/.*version \([^,]*\),.*/\1/p')
+low() { r "$1.h_min_lowest" | awk '{print $1}'; }
 {
 echo "jitter_tsc bench, $(date -u '+%Y-%m-%d %H:%M UTC'), series $(git -C "$top" describe --always --dirty 2>/dev/null)"
-echo "Guests: QEMU TCG, -cpu qemu64,-rdrand,-rdseed -smp 2, HZ=250, same kernel both ways. Host: $hcpu."
+echo "Guests: QEMU TCG, -cpu qemu64,-rdrand,-rdseed -smp 2, HZ=250, same kernel both ways:"
+echo "  $kernel, $kver. Host: $hcpu."
 echo
 printf '%-44s %22s %22s\n' "Boot (${gs_n:-0} + ${gj_n:-0} boots)" "stock (jitter_tsc=off)" "jitter_tsc"
 printf '%-44s %22s %22s\n' "blocking getrandom() wait, ms: median" "$gs_med" "$gj_med"
@@ -139,13 +142,16 @@ printf '%-44s %14s %14s\n' "  stdrng (drbg)" "$(fmt "$t_s")" "$(ratio "$t_s" "$t
 printf '%-44s %14s %14s\n' "  ceiling set by the collector (see below)" "$(fmt "$ceil")" ""
 printf '%-44s %14s\n' "  jitter_tsc / ceiling" "$(awk -v a="$t_j" -v b="$ceil" 'BEGIN{ if (a=="" || b=="" || b+0==0) print "n/a"; else printf "%.0f%%", 100*a/b }')"
 echo
-printf '%-30s %12s %9s %-18s %8s %7s\n' "Raw samples" "ns/sample" "H_min" "(estimator)" "credit" "safety"
-printf '%-30s %12s %9s %-18s %8s %7s\n' "  speculative, host CPU" "$(r host.spec.ns_per_sample)" "$(r host.spec.h_min)" "($(r host.spec.h_min_estimator))" "$sc" "$(safety "$(r host.spec.h_min)" "$sc")"
-printf '%-30s %12s %9s %-18s %8s %7s\n' "  speculative, TCG guest" "$(r guest.spec.ns_per_sample)" "$(r guest.spec.h_min)" "($(r guest.spec.h_min_estimator))" "$sc" "$(safety "$(r guest.spec.h_min)" "$sc")"
-printf '%-30s %12s %9s %-18s %8s %7s\n' "  timer, host (analogue)" "$(r host.timer.ns_per_sample)" "$(r host.timer.h_min)" "($(r host.timer.h_min_estimator))" "$tc" "$(safety "$(r host.timer.h_min)" "$tc")"
-printf '%-30s %12s %9s %-18s %8s %7s\n' "  timer, TCG guest" "$(r guest.timer.ns_per_sample)" "$(r guest.timer.h_min)" "($(r guest.timer.h_min_estimator))" "$tc" "$(safety "$(r guest.timer.h_min)" "$tc")"
+row() { printf '%-26s %10s %8s %-15s %8s %8s %7s\n' "$1" "$(r "$2.ns_per_sample")" "$(r "$2.h_min")" \
+	"($(r "$2.h_min_estimator"))" "$(low "$2")" "$3" "$(safety "$(low "$2")" "$3")"; }
+printf '%-26s %10s %8s %-15s %8s %8s %7s\n' "Raw samples" "ns/sample" "H_min" "(estimator)" "lowest" "credit" "safety"
+row "  speculative, host CPU" host.spec "$sc"
+row "  speculative, TCG guest" guest.spec "$sc"
+row "  timer, host (analogue)" host.timer "$tc"
+row "  timer, TCG guest" guest.timer "$tc"
 echo "  H_min: SP 800-90B non-IID minimum (ea_noniid), bits per raw sample (spec: 1 bit;"
-echo "  timer: low 8 bits of each delta); credit: crypto/jitter_tsc.c; safety = H_min / credit."
+echo "  timer: low 8 bits of each delta), this run; lowest: lowest of all runs recorded in"
+echo "  harness/measure/results; credit: crypto/jitter_tsc.c; safety = lowest / credit (>= 2 required)."
 echo "  Guest samples: $(r guest.spec.samples) spec bits, $(r guest.timer.samples) timer deltas; host: $(r host.spec.samples) each."
 echo "  Ceiling = 1e9 / (ns per raw sample x ${oversample:-?} credited bits per output bit / credit x 8) bytes/s:"
 echo "  spec $(fmt "$ceil_spec") B/s, timer $(fmt "$ceil_timer") B/s (TCG guest rates)."

@@ -52,9 +52,16 @@ hist() {
 import struct, sys
 d = open(sys.argv[1], "rb").read()
 v = sorted(struct.unpack("<%dQ" % (len(d) // 8), d[: len(d) // 8 * 8]))
+import math
 lo, hi = v[len(v) // 200], v[len(v) * 99 // 100]
+g = 0                           # the counter's step: bins are multiples of it
+for x in v:
+    g = math.gcd(g, x - v[0])
+    if g == 1:
+        break
+g = max(g, 1)
 nb = 150
-width = max(1, -(-(hi - lo + 1) // nb))
+width = max(g, -(-(hi - lo + 1) // nb // g) * g)
 counts = {}
 for x in v:
     if lo <= x <= hi:
