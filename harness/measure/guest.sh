@@ -31,7 +31,7 @@ strip "$d/init"
 cat "$top/out/measure/base.cpio" "$d/extra.cpio" > "$out/initramfs.cpio"
 
 img=$out/dump.bin
-rm -f "$img"
+rm -f "$img" "$out"/*.bin "$out"/*.ea "$out/meta"	# no stale sections from an earlier run
 via=${JTSC_DUMP_VIA:-}
 if [ -z "$via" ]; then
 	via=serial
@@ -82,6 +82,10 @@ rm -f "$img"
 
 ns() { awk -v n="$1" '$1==n{ if ($4) printf "%.2f", $3/$4 }' "$out/meta"; }
 cnt() { awk -v n="$1" '$1==n{print $4}' "$out/meta"; }
+if [ ! -s "$out/spec_raw.bin" ] && [ ! -s "$out/timer_raw.bin" ]; then
+	echo "guest: no raw samples came out: $(grep -m1 -o 'jitter_tsc: .*' "$out/guest.log" || echo 'see guest.log')" >&2
+	exit 1
+fi
 if [ -s "$out/spec_raw.bin" ]; then
 	echo "guest: estimating spec_raw ($(cnt spec_raw) bits)"
 	"$M/ea_noniid" -t bits "$out/spec_raw.bin" > "$out/spec_raw.ea"
