@@ -78,7 +78,11 @@ wait "$pid"
 { grep 'JTSC dump\.' "$out/guest.log" | sed 's/^.*JTSC /  /'; } || true
 python3 "$top/harness/measure/undump.py" "$img" "$out"
 rm -f "$img"
-[ "$mode" = raw ] || exit 0
+if [ "$mode" = afalg ]; then
+	ls "$out"/afalg_*.bin > /dev/null 2>&1 && exit 0
+	echo "guest: no AF_ALG output came out: $(grep -m1 -o 'jitter_tsc: .*' "$out/guest.log" || echo 'see guest.log')" >&2
+	exit 1
+fi
 
 ns() { awk -v n="$1" '$1==n{ if ($4) printf "%.2f", $3/$4 }' "$out/meta"; }
 cnt() { awk -v n="$1" '$1==n{print $4}' "$out/meta"; }
@@ -105,4 +109,5 @@ set_results guest.date "$(date -u +%Y-%m-%dT%H:%MZ)"
 kver=$(file -b "$kernel" 2>/dev/null | sed -n 's/.*version \([^,]*\),.*/\1/p')
 set_results guest.kernel "${kver:-$kernel} ($kernel)"
 set_results guest.transport "$via"
+set_results guest.loadavg "$(cut -d' ' -f1 /proc/loadavg) at the end of the run (TCG rates slow down under host load)"
 grep '^guest\.' "$RESULTS"
