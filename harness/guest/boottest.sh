@@ -35,6 +35,12 @@ near() { awk -v a="$1" -v b="$2" -v d="$3" 'BEGIN{exit !(a != "" && b != "" && a
 read_ok() { [ "${1%% *}" = ok ] && [ "$(echo "$1" | sed -n 's/.*got=\([0-9]*\).*/\1/p')" = "$2" ]; }
 differ() { [ ${#1} = 64 ] && [ ${#2} = 64 ] && [ "$1" != "$2" ]; }
 bind_failed() { [ -n "$1" ] && [ "$1" != ok ]; }
+# the kernel's own reason when jitter_tsc stayed away: its log lines
+why_unregistered() {
+	[ "$(jv crypto.jitter_tsc.count)" = 0 ] || { echo registered; return; }
+	printf '%s\n' "${KLOG[@]}" | grep 'jitter_tsc: ' | sed 's/^\[[^]]*\] jitter_tsc: //' |
+		paste -sd ';' -
+}
 ms() { awk -v u="$1" 'BEGIN{printf "%.1f", u/1000}'; }
 
 finish() {
@@ -83,7 +89,7 @@ crng_ready() {
 # jitterentropy_rng is left out: ~1.4 KiB/s under TCG (make run reports it)
 if boot default jtsc.algs=jitter_tsc,stdrng jtsc.slow_ms=0; then
 	crng_ready default
-	reg="not registered"
+	reg="not registered: $(why_unregistered)"
 	[ -z "$(jv crypto.jitter_tsc.driver)" ] ||
 		reg="driver $(jv crypto.jitter_tsc.driver), priority $(jv crypto.jitter_tsc.priority)"
 	check "default: jitter_tsc in /proc/crypto ($reg)" \
@@ -121,7 +127,7 @@ if boot pull-off random.jitter_tsc=off jtsc.algs=jitter_tsc; then
 	crng_ready pull-off
 	check "pull-off: no jitter_tsc credit line (random.jitter_tsc=off honoured)" \
 		[ -z "$(jv klog.jitter_tsc_credited)" ]
-	check "pull-off: jitter_tsc still registered with crypto" \
+	check "pull-off: jitter_tsc still registered with crypto ($(why_unregistered))" \
 		[ "$(jv crypto.jitter_tsc.count)" -ge 1 ] 2>/dev/null
 fi
 
