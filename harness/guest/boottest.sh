@@ -35,12 +35,6 @@ near() { awk -v a="$1" -v b="$2" -v d="$3" 'BEGIN{exit !(a != "" && b != "" && a
 read_ok() { [ "${1%% *}" = ok ] && [ "$(echo "$1" | sed -n 's/.*got=\([0-9]*\).*/\1/p')" = "$2" ]; }
 differ() { [ ${#1} = 64 ] && [ ${#2} = 64 ] && [ "$1" != "$2" ]; }
 bind_failed() { [ -n "$1" ] && [ "$1" != ok ]; }
-# the kernel's own reason when jitter_tsc stayed away: its log lines
-why_unregistered() {
-	[ "$(jv crypto.jitter_tsc.count)" = 0 ] || { echo registered; return; }
-	printf '%s\n' "${KLOG[@]}" | grep 'jitter_tsc: ' | sed 's/^\[[^]]*\] jitter_tsc: //' |
-		paste -sd ';' -
-}
 ms() { awk -v u="$1" 'BEGIN{printf "%.1f", u/1000}'; }
 
 finish() {

@@ -43,7 +43,7 @@ row "CPU" "$(v cpu.model), $(v cpus.online) online; rdrand $(v cpu.flag.rdrand),
 if [ "$(v crypto.jitter_tsc.count)" -gt 0 ] 2>/dev/null; then
 	row "jitter_tsc" "registered: driver $(v crypto.jitter_tsc.driver), priority $(v crypto.jitter_tsc.priority), selftest $(v crypto.jitter_tsc.selftest)"
 elif [ -n "$(v crypto.jitter_tsc.count)" ]; then
-	row "jitter_tsc" "NOT registered (no name jitter_tsc in /proc/crypto)"
+	row "jitter_tsc" "NOT registered: $(why_unregistered)"
 fi
 
 if [ "$(v klog.warnings)" != 0 ] && [ -n "$(v klog.warnings)" ]; then
