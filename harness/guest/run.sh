@@ -21,8 +21,10 @@ if [ "$shell" = 1 ]; then
 		"$out/guest.log" jtsc.mode=shell "$@"
 	exit
 fi
+rm -f "$out/guest.log" "$out/report.txt"
 "$here/boot.sh" "$kernel" "$out/initramfs.cpio" "$out/guest.log" "$@"
 rc=$?
+[ -s "$out/guest.log" ] || exit 1	# QEMU never ran: boot.sh said why
 series=${JTSC_SERIES_VERSION:-$(git -C "$top" describe --always --dirty 2>/dev/null || echo unknown)}
 "$here/report.sh" "$out/guest.log" "$series" "$(cd "$(dirname "$kernel")" && pwd)/$(basename "$kernel")" |
 	tee "$out/report.txt"
