@@ -38,6 +38,9 @@ esac
 echo "jitter_tsc guest report ($(v mode) mode; $accel)"
 row "kernel" "$(v kernel.release) $(v kernel.version)"
 row "series" "$series"
+extra=$(v kernel.cmdline | tr ' ' '\n' | grep -v -e '^console=' -e '^random\.trust_' \
+	-e '^panic=' -e '^jtsc\.accel=' -e '^$' | paste -sd ' ' -)
+[ -z "$extra" ] || row "cmdline extras" "$extra"
 row "CPU" "$(v cpu.model), $(v cpus.online) online; rdrand $(v cpu.flag.rdrand), rdseed $(v cpu.flag.rdseed); clocksource $(v clocksource)"
 
 if [ "$(v crypto.jitter_tsc.count)" -gt 0 ] 2>/dev/null; then

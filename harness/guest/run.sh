@@ -3,7 +3,9 @@
 # guest kernel is built: build the initramfs, boot the guest once under QEMU,
 # print the report. Files go to out/run/ (guest.log, report.txt).
 # --shell (or JTSC_SHELL=1): boot with jtsc.mode=shell and hand the console
-# to the person at the terminal (quit QEMU with Ctrl-A x).
+# to the person at the terminal (exit the shell, or Ctrl-A x, to quit).
+# JTSC_CMDLINE: more kernel command-line words, so that from make:
+#   JTSC_SHELL=1 make run;  JTSC_CMDLINE=jitter_tsc.collectors=timer make run
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -12,6 +14,8 @@ shell=${JTSC_SHELL:-}
 [ "${1:-}" != --shell ] || { shell=1; shift; }
 kernel=${1:?usage: run.sh [--shell] BZIMAGE [cmdline words...]}
 shift
+# shellcheck disable=SC2086 # JTSC_CMDLINE is a list of words
+set -- ${JTSC_CMDLINE:-} "$@"
 out=$top/out/run
 mkdir -p "$out"
 
