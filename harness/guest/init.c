@@ -517,7 +517,7 @@ static void report_afalg(const char *alg, unsigned long long slow_ms)
 			    alg, want, n, calls, (long long)t0);
 		else
 			out("afalg.%s.read.%zu=%s got=0 calls=%u us=%lld", alg,
-			    want, afalg_errname(n), calls, (long long)t0);
+			    want, afalg_errname((int)n), calls, (long long)t0);
 	}
 	for (i = 0; i < 2; i++) {
 		n = afalg_rng_read(&r, s[i], SAMPLE_LEN, NULL);
@@ -541,7 +541,7 @@ static void bench_afalg(const char *alg, unsigned long ms, unsigned long max)
 
 	n = open_seeded(&r, alg, 0);
 	if (n) {
-		out("bench.%s.error=%s", alg, afalg_errname(n));
+		out("bench.%s.error=%s", alg, afalg_errname((int)n));
 		out("bench.%s.bytes_per_s=unavailable", alg);
 		return;
 	}
@@ -556,7 +556,7 @@ static void bench_afalg(const char *alg, unsigned long ms, unsigned long max)
 	afalg_rng_close(&r);
 
 	if (n < 0)
-		out("bench.%s.error=%s", alg, afalg_errname(n));
+		out("bench.%s.error=%s", alg, afalg_errname((int)n));
 	out("bench.%s.read_size=%d", alg, BENCH_REQ);
 	out("bench.%s.bytes=%llu", alg, total);
 	out("bench.%s.us=%lld", alg, (long long)dt);
@@ -606,7 +606,7 @@ static void dump_raw(const char *src)
 		if (!strncmp(src, "afalg:", 6)) {
 			n = afalg_rng_read(&r, buf, chunk, NULL);
 			if (n < 0) {
-				errno = -n;
+				errno = (int)-n;
 				n = -1;
 			}
 		} else {
