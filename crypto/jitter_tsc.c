@@ -45,14 +45,15 @@
 #include <crypto/jitter_tsc.h>
 #include <kunit/static_stub.h>
 #include <kunit/visibility.h>
+#include <linux/bitrev.h>
 #include <linux/debugfs.h>
 #include <linux/fips.h>
 #include <linux/gcd.h>
 #include <linux/kernel.h>
-#include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/random.h>
 #include <linux/sched.h>
+#include <linux/sched/clock.h>
 #include <linux/sched/isolation.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -318,28 +319,122 @@ VISIBLE_IF_KUNIT enum jtsc_health_result jtsc_health_sample(struct jtsc_health *
 }
 EXPORT_SYMBOL_IF_KUNIT(jtsc_health_sample);
 
+/* Bits i of @x that start a run of at least @len ones in @x. */
+static u64 jtsc_runs_at_least(u64 x, unsigned int len)
+{
+	unsigned int have = 1, step;
+
+	if (len > 64)
+		return 0;
+	while (x && have < len) {
+		step = min(have, len - have);
+		x &= x >> step;
+		have += step;
+	}
+	return x;
+}
+
+/* Count a crossing of the cutoffs by a count going from @old to @new. */
+static void jtsc_crossing(unsigned int old, unsigned int new, unsigned int cutoff,
+			  unsigned int perm_cutoff, unsigned int *fails, bool *perm)
+{
+	if (old < perm_cutoff && new >= perm_cutoff)
+		*perm = true;
+	else if (old < cutoff && new >= cutoff)
+		(*fails)++;
+}
+
+/*
+ * The same tests over 64 binary samples at once, for a window that starts
+ * on a word boundary. Runs and window counts are found with word
+ * operations; each cutoff crossed inside the word counts as one failure,
+ * as sample by sample. It is stricter in two rare cases only: both tests
+ * crossing a cutoff at the same sample count as two failures, and after a
+ * failure the startup test restarts at the end of the word rather than at
+ * the failing sample.
+ */
+static enum jtsc_health_result jtsc_health_word(struct jtsc_health *h, u64 w)
+{
+	const struct jtsc_health_params *p = h->params;
+	unsigned int fails = 0, old, n, matches;
+	bool perm = false;
+	u64 v, x, m;
+
+	/* SP 800-90B 4.4.1: first the run the word continues... */
+	v = h->rct_run ? h->rct_value : (w & 1);
+	x = v ? ~w : w;
+	n = x ? __ffs64(x) : 64;
+	old = h->rct_run;
+	jtsc_crossing(old, old + n, p->rct_cutoff, p->rct_perm_cutoff, &fails, &perm);
+	if (n == 64) {
+		h->rct_value = v;
+		h->rct_run = old + n;
+	} else {
+		/* ...then the runs that start inside it, the last one included. */
+		x = ~0ULL << n;
+		m = jtsc_runs_at_least(w & x, p->rct_cutoff) |
+		    jtsc_runs_at_least(~w & x, p->rct_cutoff);
+		fails += hweight64(m & ~(m << 1));
+		if (jtsc_runs_at_least(w & x, p->rct_perm_cutoff) |
+		    jtsc_runs_at_least(~w & x, p->rct_perm_cutoff))
+			perm = true;
+		h->rct_value = w >> 63;
+		x = h->rct_value ? ~w : w;
+		h->rct_run = 64 - fls64(x);
+	}
+
+	/* SP 800-90B 4.4.2 */
+	if (!h->apt_seen) {
+		h->apt_value = w & 1;
+		h->apt_count = 0;
+	}
+	matches = hweight64(w);
+	if (!h->apt_value)
+		matches = 64 - matches;
+	old = h->apt_count;
+	h->apt_count += matches;
+	jtsc_crossing(old, h->apt_count, p->apt_cutoff, p->apt_perm_cutoff, &fails, &perm);
+	h->apt_seen = (h->apt_seen + 64) % p->window;
+
+	if (likely(!fails && !perm)) {
+		if (unlikely(h->startup_left)) {
+			h->startup_left -= min(h->startup_left, 64U);
+			if (!h->startup_left)
+				h->failures = 0;
+		}
+		return JTSC_HEALTH_OK;
+	}
+	h->startup_left = p->startup_samples;
+	h->failures += fails;
+	if (perm || h->failures >= JTSC_MAX_INTERMITTENT)
+		return JTSC_HEALTH_PERMANENT;
+	return JTSC_HEALTH_INTERMITTENT;
+}
+
 /**
  * jtsc_health_bits() - Run the health tests over binary raw samples
  * @h: health-test state
  * @bits: the samples, one per bit, bit 0 first
  * @nbits: number of samples in @bits, at most 64
  *
+ * Every sample is tested, even after a failure, so that the windows stay
+ * aligned with the words the samples came in.
+ *
  * Context: Any context.
- * Return: the first result other than JTSC_HEALTH_OK, at which point the
- * remaining bits are not tested, or JTSC_HEALTH_OK.
+ * Return: the most severe result over the @nbits samples.
  */
 VISIBLE_IF_KUNIT enum jtsc_health_result jtsc_health_bits(struct jtsc_health *h,
 							  u64 bits, unsigned int nbits)
 {
-	enum jtsc_health_result res;
+	enum jtsc_health_result res = JTSC_HEALTH_OK;
 	unsigned int i;
 
-	for (i = 0; i < nbits; i++) {
-		res = jtsc_health_sample(h, (bits >> i) & 1);
-		if (unlikely(res != JTSC_HEALTH_OK))
-			return res;
-	}
-	return JTSC_HEALTH_OK;
+	if (nbits == 64 && !(h->apt_seen % 64) && !(h->params->window % 64))
+		return jtsc_health_word(h, bits);
+
+	for (i = 0; i < nbits; i++)
+		res = max(res, jtsc_health_sample(h, (bits >> i) & 1));
+	return res;
 }
 EXPORT_SYMBOL_IF_KUNIT(jtsc_health_bits);
 
@@ -368,13 +463,24 @@ EXPORT_SYMBOL_IF_KUNIT(jtsc_health_bits);
  */
 VISIBLE_IF_KUNIT u64 jtsc_lfsr_fold(u64 state, u64 in, unsigned int nbits)
 {
-	unsigned int i;
+	u64 rev = (u64)bitrev32(lower_32_bits(in)) << 32 | bitrev32(upper_32_bits(in));
 
-	for (i = 0; i < nbits; i++) {
-		u64 fb = (state >> 63) ^ (state >> 60) ^ (state >> 55) ^
-			 (state >> 30) ^ (state >> 27) ^ (state >> 22);
+	/*
+	 * Up to 23 steps at once: the lowest tap, bit 22, sees a bit shifted
+	 * in by this chunk only from the 24th step on, so all feedback bits
+	 * of a chunk come from the state before it. Step k's feedback is
+	 * state bits 63-k, 60-k, 55-k, 30-k, 27-k and 22-k, and its new bit
+	 * ends up at bit m-1-k; input bit k goes to the same place, which is
+	 * where the bit-reversed input has it.
+	 */
+	while (nbits) {
+		unsigned int m = min(nbits, 23U);
+		u64 fb = (state >> (64 - m)) ^ (state >> (61 - m)) ^ (state >> (56 - m)) ^
+			 (state >> (31 - m)) ^ (state >> (28 - m)) ^ (state >> (23 - m));
 
-		state = (state << 1) | ((fb ^ (in >> i)) & 1);
+		state = (state << m) | ((fb ^ (rev >> (64 - m))) & GENMASK_ULL(m - 1, 0));
+		rev <<= m;
+		nbits -= m;
 	}
 	return state;
 }
@@ -530,7 +636,7 @@ VISIBLE_IF_KUNIT int jtsc_counter_check(void)
 	u64 start, prev, now, ns;
 	const char *why = NULL;
 
-	start = ktime_get_ns();
+	start = local_clock();
 	prev = jtsc_read_counter();
 	for (i = 0; i < JTSC_VERIFY_READS; i++) {
 		now = jtsc_read_counter();
@@ -540,7 +646,7 @@ VISIBLE_IF_KUNIT int jtsc_counter_check(void)
 			granule = gcd(granule, (unsigned long)(now - prev));
 		prev = now;
 	}
-	ns = ktime_get_ns() - start;
+	ns = local_clock() - start;
 
 	if (stuck > JTSC_VERIFY_MAX_STUCK)
 		why = "stuck";
@@ -581,11 +687,12 @@ static enum jtsc_health_result jtsc_health_raw(struct jtsc_health *h,
 	enum jtsc_health_result res = JTSC_HEALTH_OK;
 	unsigned int i;
 
-	for (i = 0; i < n && res == JTSC_HEALTH_OK; i++) {
+	/* Test every sample, so that windows end on word boundaries. */
+	for (i = 0; i < n; i++) {
 		if (src == JTSC_SRC_SPEC)
-			res = jtsc_health_bits(h, raw[i], JTSC_SPEC_SAMPLES_PER_WORD);
+			res = max(res, jtsc_health_bits(h, raw[i], JTSC_SPEC_SAMPLES_PER_WORD));
 		else
-			res = jtsc_health_sample(h, raw[i]);
+			res = max(res, jtsc_health_sample(h, raw[i]));
 	}
 	return res;
 }
@@ -697,6 +804,8 @@ static int jtsc_add_word(struct jtsc_rng *rng)
 	rng->stats[src].samples += n * (src == JTSC_SRC_SPEC ? 64 : 1);
 
 	res = jtsc_health_raw(h, src, raw, n);
+	if (WARN_ON_ONCE(rng->tested + rng->pending >= JTSC_POOL_WORDS))
+		res = JTSC_HEALTH_PERMANENT;
 	if (res == JTSC_HEALTH_OK && started) {
 		for (i = 0; i < n; i++)
 			lfsr = jtsc_lfsr_fold(lfsr, raw[i], 64);
