@@ -204,6 +204,9 @@ step_cutoffs() {
 # ---- run the steps --------------------------------------------------------
 mmss() { printf '%d:%02d' $(($1 / 60)) $(($1 % 60)); }
 deps tree kernel check
+mkdir -p "$BUILD"
+exec 8> "$BUILD/.check.lock"
+flock -n 8 || die "another make check is running in this checkout (build/.check.lock)"
 mktmp
 mkdir -p "$LOGS"
 passed=0 failed=0 summary=

@@ -308,13 +308,15 @@ kmake() {
 	fi
 }
 
-# guest_config SRC OBJ VERIFY [FRAGMENT...]: allnoconfig + the guest fragment (+ more),
-# then olddefconfig. With VERIFY=1 fail naming every fragment option that was dropped.
+# guest_config SRC OBJ VERIFY [FRAGMENT...]: allnoconfig with the guest fragment (+ more)
+# merged in by merge_config.sh -n (KCONFIG_ALLCONFIG: options the fragment makes visible
+# also default to n, so the kernel stays small), then olddefconfig. With VERIFY=1 fail
+# naming every fragment option that was dropped.
 guest_config() {
 	local src=$1 obj=$2 verify=$3 frag dropped
 	shift 3
-	kmake "$src" "$obj" -s allnoconfig || return 1
-	(cd "$obj" && "$src/scripts/kconfig/merge_config.sh" -m -O "$obj" .config \
+	mkdir -p "$obj"
+	(cd "$src" && locked scripts/kconfig/merge_config.sh -n -O "$obj" \
 		"$HARNESS/config/guest.config" "$@") > "$obj/merge_config.log" 2>&1 ||
 		{ echo "merge_config.sh failed, see $obj/merge_config.log"; return 1; }
 	kmake "$src" "$obj" -s olddefconfig || return 1
