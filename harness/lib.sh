@@ -308,17 +308,21 @@ kmake() {
 	fi
 }
 
-# guest_config SRC OBJ VERIFY [FRAGMENT...]: allnoconfig with the guest fragment (+ more)
-# merged in by merge_config.sh -n (KCONFIG_ALLCONFIG: options the fragment makes visible
-# also default to n, so the kernel stays small), then olddefconfig. With VERIFY=1 fail
-# naming every fragment option that was dropped.
+# guest_config SRC OBJ VERIFY [FRAGMENT...]: the fragments merged by merge_config.sh -m,
+# then allnoconfig with the result as KCONFIG_ALLCONFIG (what merge_config.sh -n does,
+# without its temp file in SRC): options the fragment makes visible stay n, so the
+# kernel stays small. Then olddefconfig. With VERIFY=1 fail naming every fragment
+# option that was dropped.
 guest_config() {
 	local src=$1 obj=$2 verify=$3 frag dropped
 	shift 3
 	mkdir -p "$obj"
-	(cd "$src" && locked scripts/kconfig/merge_config.sh -n -O "$obj" \
-		"$HARNESS/config/guest.config" "$@") > "$obj/merge_config.log" 2>&1 ||
+	rm -f "$obj/.config"
+	(cd "$obj" && "$src/scripts/kconfig/merge_config.sh" -m -O "$obj" \
+		"$HARNESS/config/guest.config" "$@") > "$obj/merge_config.log" 2>&1 &&
+		mv "$obj/.config" "$obj/fragment.config" ||
 		{ echo "merge_config.sh failed, see $obj/merge_config.log"; return 1; }
+	kmake "$src" "$obj" -s KCONFIG_ALLCONFIG="$obj/fragment.config" allnoconfig || return 1
 	kmake "$src" "$obj" -s olddefconfig || return 1
 	[ "$verify" = 1 ] || return 0
 	dropped=$(for frag in "$HARNESS/config/guest.config" "$@"; do
