@@ -913,6 +913,8 @@ VISIBLE_IF_KUNIT int jtsc_rng_generate(struct jtsc_rng *rng, u8 *dst, unsigned i
 }
 EXPORT_SYMBOL_IF_KUNIT(jtsc_rng_generate);
 
+/* Only random.c, through jitter_tsc_pull(), and the tests take words. */
+#if IS_BUILTIN(CONFIG_CRYPTO_JITTER_TSC) || IS_ENABLED(CONFIG_KUNIT)
 /**
  * jtsc_rng_pull() - Take tested pool words and their entropy credit
  * @rng: the instance
@@ -943,6 +945,7 @@ VISIBLE_IF_KUNIT int jtsc_rng_pull(struct jtsc_rng *rng, void *buf, size_t len)
 	return ret;
 }
 EXPORT_SYMBOL_IF_KUNIT(jtsc_rng_pull);
+#endif
 
 /**
  * jtsc_rng_init() - Verify the collectors and set up an instance
