@@ -33,6 +33,7 @@ step_tree() {
 # The series regenerates and `git am` applies it to a checkout of the pristine base,
 # giving the same tree as the series commits.
 step_series() {
+	rm -rf "$OUT/series"	# so no later step checks the mails of an earlier run
 	"$HARNESS/series.sh" || fail "make series failed"
 	local am=$BUILD/am patches
 	patches=$(ls "$OUT"/series/[0-9][0-9][0-9][0-9]-*.patch | grep -v /0000-cover-letter.patch)
