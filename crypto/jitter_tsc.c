@@ -647,6 +647,8 @@ VISIBLE_IF_KUNIT int jtsc_counter_check(void)
 	unsigned long granule = 0;
 	const char *why = NULL;
 
+	KUNIT_STATIC_STUB_REDIRECT(jtsc_counter_check);
+
 	prev = jtsc_read_counter();
 	for (batch = 0; batch < JTSC_VERIFY_BATCHES; batch++) {
 		start = local_clock();
