@@ -141,7 +141,7 @@ kunit_run() {
 	local dir=$1 kc=lib/kunit-tests/.kunitconfig smp=() KUNIT_MAKE=()
 	shift
 	[ -f "$LINUX/$kc" ] || fail "no lib/kunit-tests/.kunitconfig in the series yet"
-	grep -qx 'CONFIG_SMP=y' "$LINUX/$kc" && smp=(--qemu_args=-smp 2)
+	grep -qx 'CONFIG_SMP=y' "$LINUX/$kc" && smp=("--qemu_args=-smp 2")
 	ccache_env
 	cd "$LINUX" || fail "no build/linux"
 	locked python3 tools/testing/kunit/kunit.py run --arch=x86_64 \
