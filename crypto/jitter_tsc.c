@@ -695,6 +695,25 @@ static int jtsc_collect_raw(enum jtsc_source src, u64 *raw)
 	return ret ?: JTSC_TIMER_SAMPLES_PER_WORD;
 }
 
+/*
+ * jtsc_collect_raw() for @rng, counting the samples and, with the debugfs
+ * option, the time spent collecting them: `make bench` divides one by the
+ * other for the rate that bounds throughput.
+ */
+static int jtsc_collect_counted(struct jtsc_rng *rng, enum jtsc_source src, u64 *raw)
+{
+	bool timed = IS_ENABLED(CONFIG_CRYPTO_JITTER_TSC_DEBUGFS);
+	u64 t0 = timed ? local_clock() : 0;
+	int n = jtsc_collect_raw(src, raw);
+
+	if (n < 0)
+		return n;
+	rng->stats[src].samples += n * (src == JTSC_SRC_SPEC ? 64 : 1);
+	if (timed)
+		rng->stats[src].collect_ns += local_clock() - t0;
+	return n;
+}
+
 /* Health-test @n raw u64 of @src. */
 static enum jtsc_health_result jtsc_health_raw(struct jtsc_health *h,
 					       enum jtsc_source src,
@@ -746,12 +765,11 @@ static const char *jtsc_verify(struct jtsc_rng *rng, enum jtsc_source src)
 
 	jtsc_health_init(h, &jtsc_params[src]);
 	while (!jtsc_health_started(h)) {
-		n = jtsc_collect_raw(src, raw);
+		n = jtsc_collect_counted(rng, src, raw);
 		if (n < 0) {
 			why = "not available on this CPU";
 			break;
 		}
-		rng->stats[src].samples += n * (src == JTSC_SRC_SPEC ? 64 : 1);
 		jtsc_capture_boot(rng, src, at, raw, n);
 		at += n;
 		if (jtsc_health_raw(h, src, raw, n) != JTSC_HEALTH_OK) {
@@ -814,10 +832,9 @@ static int jtsc_add_word(struct jtsc_rng *rng)
 	u64 lfsr = rng->lfsr;
 	int i, n;
 
-	n = jtsc_collect_raw(src, raw);
+	n = jtsc_collect_counted(rng, src, raw);
 	if (n < 0)
 		return jtsc_failed(rng, src, JTSC_HEALTH_PERMANENT);
-	rng->stats[src].samples += n * (src == JTSC_SRC_SPEC ? 64 : 1);
 
 	res = jtsc_health_raw(h, src, raw, n);
 	if (WARN_ON_ONCE(rng->tested + rng->pending >= JTSC_POOL_WORDS))
@@ -1140,6 +1157,7 @@ static int jtsc_stats_show(struct seq_file *m, void *v)
 		seq_printf(m, "%s.enabled %d\n", name, !!(rng->collectors & BIT(src)));
 		seq_printf(m, "%s.credit_per_sample_64ths %u\n", name, jtsc_params[src].credit);
 		seq_printf(m, "%s.samples %llu\n", name, rng->stats[src].samples);
+		seq_printf(m, "%s.collect_ns %llu\n", name, rng->stats[src].collect_ns);
 		seq_printf(m, "%s.intermittent_failures %llu\n", name,
 			   rng->stats[src].intermittent);
 		seq_printf(m, "%s.permanent_failures %llu\n", name, rng->stats[src].permanent);

@@ -96,9 +96,11 @@ struct jtsc_health {
  * @intermittent: intermittent health-test failures
  * @permanent: permanent health-test failures
  * @credited: bits of entropy credited to data handed out (whole bits)
+ * @collect_ns: time spent taking @samples (with the debugfs option only)
  */
 struct jtsc_stats {
 	u64 samples;
+	u64 collect_ns;
 	u64 intermittent;
 	u64 permanent;
 	u64 credited;
