@@ -54,6 +54,7 @@
 #define MAX_ALGS	8
 #define SAMPLE_LEN	32
 #define BENCH_REQ	4096
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define KLOG_MAX_LINES	40
 
 static const size_t read_sizes[] = { 0, 1, 31, 32, 33, 4096, 65536 };
@@ -531,9 +532,62 @@ static void report_afalg(const char *alg, unsigned long long slow_ms)
 
 /* ---- bench ------------------------------------------------------------- */
 
+static const char *const collectors[] = { "speculative", "timer" };
+
+/* The value of "NAME VALUE" in jitter_tsc's debugfs stats, or -1. */
+static long long stat_value(const char *name)
+{
+	static char buf[4096];
+	size_t len = strlen(name);
+	char *p;
+
+	if (read_file("/sys/kernel/debug/jitter_tsc/stats", buf, sizeof(buf)))
+		return -1;
+	for (p = buf; p; p = strchr(p, '\n')) {
+		if (*p == '\n')
+			p++;
+		if (!strncmp(p, name, len) && p[len] == ' ')
+			return strtoll(p + len + 1, NULL, 10);
+	}
+	return -1;
+}
+
+/*
+ * Samples taken and time spent collecting them, per collector, while
+ * jitter_tsc served the reads: the collector's own rate in this very run,
+ * from which `make bench` computes the throughput ceiling.
+ */
+static void bench_collect_rate(long long before[][2], int after)
+{
+	static const char *const keys[] = { "samples", "collect_ns" };
+	char name[64];
+	size_t c, k;
+
+	for (c = 0; c < ARRAY_SIZE(collectors); c++) {
+		long long v[2];
+
+		for (k = 0; k < 2; k++) {
+			snprintf(name, sizeof(name), "%s.%s", collectors[c], keys[k]);
+			v[k] = stat_value(name);
+		}
+		if (!after) {
+			before[c][0] = v[0];
+			before[c][1] = v[1];
+			continue;
+		}
+		if (v[0] < 0 || v[1] < 0 || before[c][0] < 0 || before[c][1] < 0 ||
+		    v[0] == before[c][0])
+			continue;
+		out("bench.jitter_tsc.%s.samples=%lld", collectors[c], v[0] - before[c][0]);
+		out("bench.jitter_tsc.%s.collect_ns=%lld", collectors[c], v[1] - before[c][1]);
+	}
+}
+
 static void bench_afalg(const char *alg, unsigned long ms, unsigned long max)
 {
 	static unsigned char buf[BENCH_REQ];
+	int jtsc = !strcmp(alg, "jitter_tsc");
+	long long rate[ARRAY_SIZE(collectors)][2];
 	struct afalg_rng r;
 	unsigned long long total = 0;
 	int64_t t0, dt;
@@ -545,6 +599,8 @@ static void bench_afalg(const char *alg, unsigned long ms, unsigned long max)
 		out("bench.%s.bytes_per_s=unavailable", alg);
 		return;
 	}
+	if (jtsc)
+		bench_collect_rate(rate, 0);
 	t0 = now_us(CLOCK_MONOTONIC);
 	do {
 		n = afalg_rng_read(&r, buf, sizeof(buf), NULL);
@@ -554,6 +610,8 @@ static void bench_afalg(const char *alg, unsigned long ms, unsigned long max)
 	} while (n == (ssize_t)sizeof(buf) && dt < (int64_t)ms * 1000 &&
 		 total < max);
 	afalg_rng_close(&r);
+	if (jtsc)
+		bench_collect_rate(rate, 1);
 
 	if (n < 0)
 		out("bench.%s.error=%s", alg, afalg_errname((int)n));
