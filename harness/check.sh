@@ -194,6 +194,7 @@ step_docs() {
 	[ -f "$BUILD/obj-docs/Documentation/output/crypto/jitter_tsc.html" ] ||
 		fail "htmldocs made no crypto/jitter_tsc.html"
 	echo "htmldocs: crypto/jitter_tsc.html built without warnings"
+	"$HARNESS/bench/readme-table.sh" check || fail "README.md does not show the latest make bench table"
 }
 
 step_cutoffs() {

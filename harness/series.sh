@@ -74,11 +74,27 @@ rm -rf "$OUT/series.tmp"; mkdir -p "$OUT"
 git format-patch -q --cover-letter --subject-prefix="${SUBJECT_PREFIX:-PATCH}" \
 	-o "$OUT/series.tmp" base..series || die "git format-patch failed"
 cl=$(ls "$OUT"/series.tmp/0000-cover-letter.patch)
-awk -v f="$cover" '
-	BEGIN { getline subj < f; getline blank < f; while ((getline l < f) > 0) body = body l "\n" }
+# A line "@BENCH_TABLE@" in the cover letter becomes the committed `make bench`
+# table (harness/bench/latest.txt), without its closing lines about local files.
+bench=$ROOT/harness/bench/latest.txt
+[ -s "$bench" ] || ! grep -q '^@BENCH_TABLE@$' "$cover" || die "series/cover-letter.txt wants harness/bench/latest.txt, which is missing"
+awk -v f="$cover" -v b="$bench" '
+	BEGIN {
+		getline subj < f; getline blank < f
+		while ((getline l < f) > 0) {
+			if (l == "@BENCH_TABLE@") {
+				while ((getline t < b) > 0 && t !~ /^Pictures /)
+					body = body t "\n"
+				sub(/\n+$/, "\n", body)
+				continue
+			}
+			body = body l "\n"
+		}
+	}
 	(i = index($0, "*** SUBJECT HERE ***")) { $0 = substr($0, 1, i - 1) subj substr($0, i + 20) }
 	$0 == "*** BLURB HERE ***" { printf "%s", body; next }
 	{ print }' "$cl" > "$cl.new" && mv "$cl.new" "$cl"
+! grep -q '^@BENCH_TABLE@$' "$cl" || die "the bench table was not filled into $cl"
 ! grep -q '\*\*\* .* HERE \*\*\*' "$cl" || die "cover letter placeholders left in $cl"
 rm -rf "$OUT/series"; mv "$OUT/series.tmp" "$OUT/series"
 info "out/series: $(ls "$OUT/series" | wc -l) files ($(series_commits | wc -l) patches + cover letter)"

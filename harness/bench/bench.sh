@@ -114,7 +114,21 @@ step "pictures"
 "$top/harness/bench/pictures.sh" "$out" "$gr" "$cond" "$top/out/measure" > "$out/pictures.log" 2>&1 ||
 	{ tail -5 "$out/pictures.log"; echo "bench: pictures failed" >&2; }
 
-# ---- 7. the table
+# ---- 7. code size: crypto/jitter_tsc.o of the bench kernel (debugfs option on),
+# and the same object rebuilt from that .config with the option off (about 10 s)
+step "code size of crypto/jitter_tsc.o, with and without the debugfs option"
+kobj=${kernel%/arch/x86/boot/bzImage} nodbg=$top/build/obj-size
+if [ -f "$kobj/.config" ] && [ -d "$top/build/linux" ]; then
+	rm -rf "$nodbg"; mkdir -p "$nodbg"; cp "$kobj/.config" "$nodbg/.config"
+	(cd "$top/build/linux" && ./scripts/config --file "$nodbg/.config" -d CRYPTO_JITTER_TSC_DEBUGFS &&
+		make -s O="$nodbg" olddefconfig && make -s -j2 O="$nodbg" crypto/jitter_tsc.o) > "$out/size.log" 2>&1 ||
+		echo "bench: the size build failed ($out/size.log)" >&2
+fi
+objsize() { size "$1" 2>/dev/null | awk 'NR==2{printf "text %d, data %d, bss %d bytes", $1, $2, $3}'; }
+size_on=$(objsize "$kobj/crypto/jitter_tsc.o"); size_off=$(objsize "$nodbg/crypto/jitter_tsc.o")
+cc_ver=$(gcc -dumpfullversion 2>/dev/null)
+
+# ---- 8. the table
 r() { awk -v k="$1" '$1==k{$1=""; sub(/^ /,""); print; exit}' "$RESULTS"; }
 params=$(python3 "$top/harness/measure/check-cutoffs.py" --params 2>/dev/null)
 credit() { echo "$params" | awk -v n="$1" '$1==n{printf "%.4f", $3/64}'; }
@@ -146,7 +160,8 @@ low() { r "$1.h_min_lowest" | awk '{print $1}'; }
 {
 echo "jitter_tsc bench, $(date -u '+%Y-%m-%d %H:%M UTC'), series $(git -C "$top" describe --always --dirty 2>/dev/null)"
 echo "Guests: QEMU TCG, -cpu qemu64,-rdrand,-rdseed -smp 2, HZ=250, same kernel both ways:"
-echo "  $kernel, $kver. Host: $hcpu."
+echo "  ${kernel#"$top"/}, $kver."
+echo "Host: $hcpu."
 echo
 printf '%-44s %22s %22s\n' "Boot (${gs_n:-0} + ${gj_n:-0} boots)" "stock (jitter_tsc=off)" "jitter_tsc"
 printf '%-44s %22s %22s\n' "blocking getrandom() wait, ms: median" "$gs_med" "$gj_med"
@@ -160,7 +175,7 @@ printf '%-44s %14s %14s\n' "AF_ALG throughput, one TCG guest" "bytes/s" "vs jent
 printf '%-44s %14s %14s\n' "  jitter_tsc (active collector: ${active:-?})" "$(fmt "$t_j")" "$(ratio "$t_j" "$t_e")"
 printf '%-44s %14s %14s\n' "  jitterentropy_rng" "$(fmt "$t_e")" "1.0x"
 printf '%-44s %14s %14s\n' "  stdrng (drbg)" "$(fmt "$t_s")" "$(ratio "$t_s" "$t_e")"
-printf '%-44s %14s %14s\n' "  ceiling set by the collector (see below)" "$(fmt "$ceil")" ""
+printf '%-44s %14s\n' "  ceiling set by the collector (see below)" "$(fmt "$ceil")"
 echo "    ($ceil_from)"
 printf '%-44s %14s\n' "  jitter_tsc / ceiling" "$(awk -v a="$t_j" -v b="$ceil" 'BEGIN{ if (a=="" || b=="" || b+0==0) print "n/a"; else printf "%.0f%%", 100*a/b }')"
 echo
@@ -182,11 +197,15 @@ echo "  at the debugfs read rates above: spec $(fmt "$ceil_spec") B/s, timer $(f
 [ -z "$why" ] || echo "  Note: in the throughput guest jitter_tsc did not register: $why"
 if [ -s "$out/quality.txt" ]; then echo; cat "$out/quality.txt"; fi
 echo
+echo "Code size, crypto/jitter_tsc.o (x86_64, gcc ${cc_ver:-?}, the guest .config)"
+printf '  %-34s %s\n' "CRYPTO_JITTER_TSC_DEBUGFS=n" "${size_off:-n/a}" "CRYPTO_JITTER_TSC_DEBUGFS=y" "${size_on:-n/a}"
+echo
 echo "Pictures (out/bench/): bitmaps.png (raw speculative bits | conditioned output, TCG guest),"
 echo "  timer-hist.png (timer-collector deltas: TCG guest kernel, host analogue)."
 echo "Time taken: $(( $(date +%s) - T0 )) s."
 } > "$out/results.txt"
 { echo '```'; cat "$out/results.txt"; echo '```'; } > "$out/table.md"
 cp "$out/results.txt" "$top/harness/bench/latest.txt"
+"$top/harness/bench/readme-table.sh" update || echo "bench: README.md not updated" >&2
 echo
 cat "$out/results.txt"
