@@ -145,6 +145,7 @@ struct jtsc_apt_ref {
 static const struct jtsc_apt_ref jtsc_apt_refs[] = {
 /* BEGIN apt-cutoffs.py output */
 	{ 8, 1024, 988, 1005 },
+	{ 12, 1024, 958, 981 },
 	{ 16, 1024, 928, 955 },
 	{ 24, 1024, 868, 901 },
 	{ 32, 1024, 810, 847 },
@@ -545,14 +546,17 @@ struct jtsc_biased_case {
 
 /*
  * The APT catches a bias in one window once the expected count is well past
- * its cutoff. Speculative samples are credited 0.25 bit (p = 0.84), so at
- * p = 0.9 the count (mean 922) reaches the cutoff of 928 in only about 28%
- * of the windows opened by the frequent value: that row allows 32 windows.
+ * its cutoff. Speculative samples are credited 0.1875 bit (p = 0.878), cutoff
+ * 958 of 1024: at p = 0.95 the count (mean 973) passes it in nearly every
+ * window, at p = 0.93 (mean 952) in about a quarter of the windows opened by
+ * the frequent value, so that row allows 32 windows. p = 0.9 is too close to
+ * the claim for any alpha = 2^-30 test to see in a window of 1024 bits; the
+ * timer rows catch p = 0.9 within one window.
  */
 static const struct jtsc_biased_case jtsc_biased_cases[] = {
+	{ JTSC_SRC_SPEC, 970, 1, "speculative, ones with p = 0.97, one window" },
 	{ JTSC_SRC_SPEC, 950, 1, "speculative, ones with p = 0.95, one window" },
-	{ JTSC_SRC_SPEC, 930, 1, "speculative, ones with p = 0.93, one window" },
-	{ JTSC_SRC_SPEC, 900, 32, "speculative, ones with p = 0.9, 32 windows" },
+	{ JTSC_SRC_SPEC, 930, 32, "speculative, ones with p = 0.93, 32 windows" },
 	{ JTSC_SRC_TIMER, 900, 1, "timer, one delta with p = 0.9, one window" },
 	{ JTSC_SRC_TIMER, 950, 1, "timer, one delta with p = 0.95, one window" },
 };
