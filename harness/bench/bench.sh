@@ -129,6 +129,11 @@ size_on=$(objsize "$kobj/crypto/jitter_tsc.o"); size_off=$(objsize "$nodbg/crypt
 cc_ver=$(gcc -dumpfullversion 2>/dev/null)
 
 # ---- 8. the table
+# The commit measured; "-dirty" only for changes other than this script's own
+# outputs (README.md, harness/bench/latest.txt, harness/measure/results).
+rev=$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)
+git -C "$top" diff --quiet HEAD -- . ':!README.md' ':!harness/bench/latest.txt' \
+	':!harness/measure/results' 2>/dev/null || rev=$rev-dirty
 r() { awk -v k="$1" '$1==k{$1=""; sub(/^ /,""); print; exit}' "$RESULTS"; }
 params=$(python3 "$top/harness/measure/check-cutoffs.py" --params 2>/dev/null)
 credit() { echo "$params" | awk -v n="$1" '$1==n{printf "%.4f", $3/64}'; }
@@ -158,7 +163,7 @@ hcpu=$(r host.cpu)
 kver=$(file -b "$kernel" 2>/dev/null | sed -n 's/.*version \([^,]*\),.*/\1/p')
 low() { r "$1.h_min_lowest" | awk '{print $1}'; }
 {
-echo "jitter_tsc bench, $(date -u '+%Y-%m-%d %H:%M UTC'), series $(git -C "$top" describe --always --dirty 2>/dev/null)"
+echo "jitter_tsc bench, $(date -u '+%Y-%m-%d %H:%M UTC'), series $rev"
 echo "Guests: QEMU TCG, -cpu qemu64,-rdrand,-rdseed -smp 2, HZ=250, same kernel both ways:"
 echo "  ${kernel#"$top"/}, $kver."
 echo "Host: $hcpu."
@@ -192,7 +197,8 @@ echo "  harness/measure/results; credit: crypto/jitter_tsc.c; safety = lowest / 
 echo "  Samples: guest $(r guest.spec.samples) spec bits, $(r guest.timer.samples) timer deltas;"
 echo "  host $(r host.spec.samples) spec bits, $(r host.timer.samples) timer deltas."
 echo "  Guest ns/sample: read through debugfs, syscall cost included."
-echo "  Ceiling = 1e9 / (ns per raw sample x ${oversample:-?} credited bits per output bit / credit x 8) bytes/s;"
+echo "  Ceiling = 1e9 / (ns per raw sample x raw samples per output bit x 8) bytes/s, with"
+echo "  raw samples per output bit = ${oversample:-?} (credited bits per output bit) / credit;"
 echo "  at the debugfs read rates above: spec $(fmt "$ceil_spec") B/s, timer $(fmt "$ceil_timer") B/s."
 [ -z "$why" ] || echo "  Note: in the throughput guest jitter_tsc did not register: $why"
 if [ -s "$out/quality.txt" ]; then echo; cat "$out/quality.txt"; fi
