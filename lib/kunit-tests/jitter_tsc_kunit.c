@@ -1266,7 +1266,7 @@ static struct jtsc_fake *jtsc_fake_start(struct kunit *test,
  * and then no instance can be set up from a test. Skip, saying so, rather
  * than fail where the counter check cannot pass for that reason.
  */
-static void jtsc_test_need_fast_counter(struct kunit *test)
+static u64 jtsc_test_counter_ns(void)
 {
 	u64 ns, fastest = U64_MAX;
 	unsigned int batch, i;
@@ -1278,10 +1278,17 @@ static void jtsc_test_need_fast_counter(struct kunit *test)
 			jtsc_read_counter();
 		fastest = min(fastest, ktime_get_ns() - ns);
 	}
-	fastest /= 64;
-	if (fastest > 750)
+	return fastest / 64;
+}
+
+/* 750 ns: the check's 1000 ns limit, with a margin for a busy host. */
+static void jtsc_test_need_fast_counter(struct kunit *test)
+{
+	u64 ns = jtsc_test_counter_ns();
+
+	if (ns > 750)
 		kunit_skip(test, "stubbed counter reads take %llu ns here, over 1000 with margin",
-			   fastest);
+			   ns);
 }
 
 KUNIT_DEFINE_ACTION_WRAPPER(jtsc_test_destroy, jtsc_rng_destroy,
@@ -1392,8 +1399,16 @@ static void jtsc_rng_init_test(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, rng);
 	f = jtsc_fake_start(test, c->counter, c->spec, c->timer);
-	if (c->counter == JTSC_FAKE_FINE)
-		jtsc_test_need_fast_counter(test);
+	/*
+	 * These rows are about the collectors. Where a fine counter cannot
+	 * pass the check only because stubbed reads are slow here, the check
+	 * is stubbed to pass; its own cases above cover it.
+	 */
+	if (c->counter == JTSC_FAKE_FINE && jtsc_test_counter_ns() > 750) {
+		kunit_info(test, "slow stubbed counter reads: counter check stubbed to pass\n");
+		kunit_activate_static_stub(test, jtsc_counter_check,
+					   jtsc_test_counter_fit);
+	}
 	ret = jtsc_rng_init(rng, c->request);
 	KUNIT_EXPECT_EQ(test, ret, c->ret);
 	/* A collector not asked for is not sampled. */
