@@ -10,12 +10,22 @@
 #   2. random.jitter_tsc=off: the crng still gets ready (stock fallback).
 #   3. jitter_tsc.collectors=none: jitter_tsc is not registered and the crng
 #      still gets ready by the stock path.
+# boottest.sh --module BZIMAGE KO - the module test instead: a kernel with
+# CONFIG_CRYPTO_JITTER_TSC=m boots with the stock crng path (random.c's pull
+# needs jitter_tsc built in), init loads KO, then jitter_tsc must be in
+# /proc/crypto with its selftest passed, serve AF_ALG reads of every size,
+# and unload cleanly (gone from /proc/crypto and debugfs).
 # BZIMAGE defaults to build/obj-guest/arch/x86/boot/bzImage. Logs: out/check/.
 # Env: JTSC_GETRANDOM_MAX_MS (default 100), JTSC_BOOT_TIMEOUT (see boot.sh).
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
+module=
+if [ "${1:-}" = --module ]; then
+	module=${3:?usage: boottest.sh --module BZIMAGE KO}
+	shift
+fi
 kernel=${1:-$top/build/obj-guest/arch/x86/boot/bzImage}
 out=$top/out/check
 max_ms=${JTSC_GETRANDOM_MAX_MS:-100}
@@ -35,6 +45,7 @@ near() { awk -v a="$1" -v b="$2" -v d="$3" 'BEGIN{exit !(a != "" && b != "" && a
 read_ok() { [ "${1%% *}" = ok ] && [ "$(echo "$1" | sed -n 's/.*got=\([0-9]*\).*/\1/p')" = "$2" ]; }
 differ() { [ ${#1} = 64 ] && [ ${#2} = 64 ] && [ "$1" != "$2" ]; }
 bind_failed() { [ -n "$1" ] && [ "$1" != ok ]; }
+no_report() { ! grep -aqE '(WARNING|BUG):|Oops' "$1"; }
 ms() { awk -v u="$1" 'BEGIN{printf "%.1f", u/1000}'; }
 
 finish() {
@@ -49,7 +60,10 @@ if [ ! -r "$kernel" ]; then
 	finish
 fi
 mkdir -p "$out"
-if ! "$here/mkinitramfs.sh" "$out/initramfs.cpio"; then
+initramfs=$out/initramfs.cpio
+[ -z "$module" ] || initramfs=$out/initramfs-module.cpio
+# shellcheck disable=SC2086 # $module: one path without spaces, or nothing
+if ! "$here/mkinitramfs.sh" "$initramfs" $module; then
 	notok "initramfs builds"
 	finish
 fi
@@ -59,7 +73,7 @@ boot() {
 	local name=$1
 	shift
 	J=()
-	if "$here/boot.sh" "$kernel" "$out/initramfs.cpio" "$out/$name.log" "$@"; then
+	if "$here/boot.sh" "$kernel" "$initramfs" "$out/$name.log" "$@"; then
 		ok "$name: guest boots and init finishes"
 		jtsc_load "$out/$name.log"
 		return 0
@@ -78,6 +92,37 @@ crng_ready() {
 	check "$name: no WARNING/BUG/Oops in the kernel log (${J[klog.first_warning]:-none})" \
 		[ "$(jv klog.warnings)" = 0 ]
 }
+
+# the module test: nothing else
+if [ -n "$module" ]; then
+	ko=/lib/modules/$(basename "$module")
+	if boot module jtsc.algs=jitter_tsc jtsc.insmod="$ko" jtsc.rmmod=jitter_tsc; then
+		crng_ready module
+		check "module: no jitter_tsc credit line (random.c draws on it only when built in)" \
+			[ -z "$(jv klog.jitter_tsc_credited)" ]
+		check "module: finit_module($ko) ($(jv insmod.ret))" [ "$(jv insmod.ret)" = 0 ]
+		check "module: jitter_tsc in /proc/crypto from module $(jv crypto.jitter_tsc.module)" \
+			[ "$(jv crypto.jitter_tsc.module)" = jitter_tsc ]
+		check "module: jitter_tsc selftest passed (${J[crypto.jitter_tsc.selftest]:-no entry})" \
+			[ "$(jv crypto.jitter_tsc.selftest)" = passed ]
+		for n in $sizes; do
+			r=$(jv "afalg.jitter_tsc.read.$n")
+			check "module: AF_ALG read of $n bytes from jitter_tsc (${r:-missing})" \
+				read_ok "$r" "$n"
+		done
+		check "module: two 32-byte jitter_tsc samples differ" \
+			differ "$(jv afalg.jitter_tsc.sample)" "$(jv afalg.jitter_tsc.sample2)"
+		check "module: delete_module(jitter_tsc) ($(jv rmmod.ret))" [ "$(jv rmmod.ret)" = 0 ]
+		check "module: gone from /proc/crypto after unloading ($(jv rmmod.crypto.jitter_tsc.count) left)" \
+			[ "$(jv rmmod.crypto.jitter_tsc.count)" = 0 ]
+		check "module: debugfs directory removed on unload" \
+			[ "$(jv rmmod.debugfs_left)" = 0 ]
+		# the unload comes after init read the kernel log: look at the console
+		check "module: no WARNING/BUG/Oops on the console, unload included" \
+			no_report "$out/module.log"
+	fi
+	finish
+fi
 
 # 1. default cmdline
 # jitterentropy_rng is left out: ~1.4 KiB/s under TCG (make run reports it)

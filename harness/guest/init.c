@@ -21,6 +21,10 @@
  *   jtsc.bench_ms=N, jtsc.bench_bytes=N   bench budget per rng
  *   jtsc.dump=PATH|afalg:NAME, jtsc.dump_bytes=N, jtsc.dump_dev=/dev/vda
  *                       copy raw data to a disk for the host to analyse
+ *   jtsc.insmod=PATH    report: load this module before looking at
+ *                       /proc/crypto (finit_module)
+ *   jtsc.rmmod=NAME     report: unload this module at the end, then say
+ *                       whether /proc/crypto and debugfs still show it
  * The last line is always "JTSC done=1"; QEMU runs with -no-reboot, so
  * reboot(RB_AUTOBOOT) ends it.
  *
@@ -45,6 +49,7 @@
 #include <sys/random.h>
 #include <sys/reboot.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 
@@ -295,7 +300,8 @@ static void crypto_field(struct crypto_ent *e, const char *k, const char *v)
 #undef SET
 }
 
-static void report_crypto(const char *name, const char *crypto)
+static void report_crypto_as(const char *name, const char *crypto,
+			     const char *prefix)
 {
 	struct crypto_ent best, cur;
 	const char *p = crypto;
@@ -337,16 +343,21 @@ static void report_crypto(const char *name, const char *crypto)
 		p = nl + 1;
 	}
 
-	out("crypto.%s.count=%d", name, count);
+	out("%s.%s.count=%d", prefix, name, count);
 	if (!count)
 		return;
-	out("crypto.%s.driver=%s", name, best.driver);
-	out("crypto.%s.module=%s", name, best.module);
-	out("crypto.%s.type=%s", name, best.type);
-	out("crypto.%s.priority=%s", name, best.priority);
-	out("crypto.%s.selftest=%s", name, best.selftest);
+	out("%s.%s.driver=%s", prefix, name, best.driver);
+	out("%s.%s.module=%s", prefix, name, best.module);
+	out("%s.%s.type=%s", prefix, name, best.type);
+	out("%s.%s.priority=%s", prefix, name, best.priority);
+	out("%s.%s.selftest=%s", prefix, name, best.selftest);
 	if (best.seedsize[0])
-		out("crypto.%s.seedsize=%s", name, best.seedsize);
+		out("%s.%s.seedsize=%s", prefix, name, best.seedsize);
+}
+
+static void report_crypto(const char *name, const char *crypto)
+{
+	report_crypto_as(name, crypto, "crypto");
 }
 
 /*
@@ -528,6 +539,40 @@ static void report_afalg(const char *alg, unsigned long long slow_ms)
 		out("afalg.%s.sample%s=%s", alg, i ? "2" : "", hexbuf);
 	}
 	afalg_rng_close(&r);
+}
+
+/* ---- modules ----------------------------------------------------------- */
+
+/* Load the module at @path; insmod.ret=0 or the error. */
+static void insmod(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ret = -1;
+
+	if (fd >= 0) {
+		ret = syscall(SYS_finit_module, fd, "", 0);
+		close(fd);
+	}
+	out("insmod.path=%s", path);
+	out("insmod.ret=%s", ret ? afalg_errname(errno) : "0");
+}
+
+/*
+ * Unload @name with nothing left using it, then report whether /proc/crypto
+ * still lists @name and whether its debugfs directory is still there.
+ */
+static void rmmod(const char *name)
+{
+	static char crypto[1 << 20];
+	char dir[320];
+	struct stat st;
+	int ret;
+
+	ret = syscall(SYS_delete_module, name, O_NONBLOCK);
+	out("rmmod.ret=%s", ret ? afalg_errname(errno) : "0");
+	if (!read_file("/proc/crypto", crypto, sizeof(crypto)))
+		report_crypto_as(name, crypto, "rmmod.crypto");
+	snprintf(dir, sizeof(dir), "/sys/kernel/debug/%s", name);
+	out("rmmod.debugfs_left=%d", stat(dir, &st) == 0);
 }
 
 /* ---- bench ------------------------------------------------------------- */
@@ -800,6 +845,8 @@ int main(int argc, char **argv)
 	}
 
 	report_cpuflags();
+	if (param("jtsc.insmod", dump, sizeof(dump)))
+		insmod(dump);
 	{
 		char *crypto = malloc(1 << 20);
 
@@ -814,6 +861,8 @@ int main(int argc, char **argv)
 		report_afalg(algs[i], param_ul("jtsc.slow_ms", 5000));
 	if (param("jtsc.dump", dump, sizeof(dump)))
 		dump_raw(dump);
+	if (param("jtsc.rmmod", dump, sizeof(dump)))
+		rmmod(dump);
 
 	if (!strcmp(mode, "shell") && is_pid1)
 		run_shell();

@@ -1,5 +1,6 @@
 #!/bin/bash
-# mkinitramfs.sh OUT - build the test guest's initramfs (newc cpio) at OUT.
+# mkinitramfs.sh OUT [MODULE.ko...] - build the test guest's initramfs (newc
+# cpio) at OUT; each MODULE.ko given goes to /lib/modules/ in it.
 # Contents: /init (harness/guest/init.c, static), busybox-static with its
 # applet links (for jtsc.mode=shell), and kcapi-rng with the shared libraries
 # and dynamic loader it needs (if kcapi-tools is installed). Rebuilds only
@@ -8,7 +9,10 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-out=${1:?usage: mkinitramfs.sh OUT}
+out=${1:?usage: mkinitramfs.sh OUT [MODULE.ko...]}
+shift
+kos=("$@")
+for ko in "${kos[@]}"; do [ -f "$ko" ] || { echo "mkinitramfs: no $ko" >&2; exit 1; }; done
 mkdir -p "$(dirname "$out")"
 out=$(cd "$(dirname "$out")" && pwd)/$(basename "$out")
 
@@ -41,7 +45,7 @@ libs=
 # Stamp: checksums of everything that goes in, plus this script.
 srcs="$here/init.c $here/afalg.c $here/afalg.h $0"
 # shellcheck disable=SC2086 # lists of paths without spaces
-stamp=$( { sha256sum $srcs "$busybox" $kcapi $libs; echo "root=$(id -u)"; } |
+stamp=$( { sha256sum $srcs "$busybox" $kcapi $libs "${kos[@]}"; echo "root=$(id -u)"; } |
 	sha256sum | cut -d' ' -f1)
 if [ -f "$out" ] && [ "$(cat "$out.stamp" 2>/dev/null)" = "$stamp" ]; then
 	exit 0
@@ -50,7 +54,8 @@ fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/jtsc-initramfs.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 root=$work/root
-mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,root,etc}
+mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,root,etc,lib/modules}
+for ko in "${kos[@]}"; do cp "$ko" "$root/lib/modules/"; done
 
 gcc -static -O2 -Wall -Wextra -Werror -o "$root/init" \
 	"$here/init.c" "$here/afalg.c"
