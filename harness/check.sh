@@ -9,7 +9,7 @@ set -u
 PROG=check
 . "$(dirname "$0")/lib.sh"
 
-ALL_STEPS="tree series checkpatch bisect guest w1-sparse kunit kunit-debug boot docs cutoffs"
+ALL_STEPS="tree series checkpatch bisect guest w1-sparse kunit kunit-debug boot module docs cutoffs"
 # Steps that build kernels take the shared build lock once, for the whole step.
 LOCKED_STEPS="bisect guest w1-sparse kunit kunit-debug"
 fail() { echo "FAIL: $*"; exit 1; }
@@ -166,6 +166,21 @@ step_boot() {
 	local img=$BUILD/obj-guest/arch/x86/boot/bzImage
 	[ -f "$img" ] || fail "no guest kernel (step guest failed?)"
 	"$HARNESS/guest/boottest.sh" "$img" || fail "boot test failed"
+}
+
+# jitter_tsc as a module (harness/config/module.config): it loads, passes its
+# selftest, serves AF_ALG and unloads cleanly, while random.c keeps its stock path.
+# Only the few objects that depend on the option differ from the guest build, so
+# ccache serves the rest.
+step_module() {
+	local obj=$BUILD/obj-module msg ko
+	msg=$(guest_config "$LINUX" "$obj" 1 "$HARNESS/config/module.config") ||
+		fail "build/obj-module/.config: $msg"
+	kmake "$LINUX" "$obj" bzImage modules || fail "the modular guest kernel does not build"
+	ko=$obj/crypto/jitter_tsc.ko
+	[ -f "$ko" ] || fail "no crypto/jitter_tsc.ko in build/obj-module"
+	"$HARNESS/guest/boottest.sh" --module "$obj/arch/x86/boot/bzImage" "$ko" ||
+		fail "module test failed"
 }
 
 # kernel-doc on the series' C files and headers says nothing; the crypto docs build

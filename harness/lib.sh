@@ -314,7 +314,7 @@ kmake() {
 # kernel stays small. Then olddefconfig. With VERIFY=1 fail naming every fragment
 # option that was dropped.
 guest_config() {
-	local src=$1 obj=$2 verify=$3 frag dropped
+	local src=$1 obj=$2 verify=$3 dropped
 	shift 3
 	mkdir -p "$obj"
 	rm -f "$obj/.config"
@@ -325,11 +325,10 @@ guest_config() {
 	kmake "$src" "$obj" -s KCONFIG_ALLCONFIG="$obj/fragment.config" allnoconfig || return 1
 	kmake "$src" "$obj" -s olddefconfig || return 1
 	[ "$verify" = 1 ] || return 0
-	dropped=$(for frag in "$HARNESS/config/guest.config" "$@"; do
-		sed -n 's/^\(CONFIG_[A-Za-z0-9_]*=[ym]\)$/\1/p' "$frag"; done |
+	# What the fragments ask for, a later fragment overriding an earlier one.
+	dropped=$(sed -n 's/^\(CONFIG_[A-Za-z0-9_]*=[ym]\)$/\1/p' "$obj/fragment.config" |
 		while read -r l; do grep -qx "$l" "$obj/.config" || echo "${l%=*}"; done
-		for frag in "$HARNESS/config/guest.config" "$@"; do
-			sed -n 's/^# \(CONFIG_[A-Za-z0-9_]*\) is not set$/\1/p' "$frag"; done |
+		sed -n 's/^# \(CONFIG_[A-Za-z0-9_]*\) is not set$/\1/p' "$obj/fragment.config" |
 		while read -r o; do ! grep -q "^$o=" "$obj/.config" || echo "$o(set)"; done)
 	[ -z "$dropped" ] || { echo "config options dropped by Kconfig:" $dropped; return 1; }
 }
