@@ -82,6 +82,23 @@ boot() {
 	return 1
 }
 
+# serves NAME: jitter_tsc passed its selftest, AF_ALG binds to it, reads of
+# every size give the right length, and two samples differ
+serves() {
+	local name=$1 n r
+	check "$name: jitter_tsc selftest passed (${J[crypto.jitter_tsc.selftest]:-no entry})" \
+		[ "$(jv crypto.jitter_tsc.selftest)" = passed ]
+	check "$name: AF_ALG bind to jitter_tsc ($(jv afalg.jitter_tsc.bind))" \
+		[ "$(jv afalg.jitter_tsc.bind)" = ok ]
+	for n in $sizes; do
+		r=$(jv "afalg.jitter_tsc.read.$n")
+		check "$name: AF_ALG read of $n bytes from jitter_tsc (${r:-missing})" \
+			read_ok "$r" "$n"
+	done
+	check "$name: two 32-byte jitter_tsc samples differ" \
+		differ "$(jv afalg.jitter_tsc.sample)" "$(jv afalg.jitter_tsc.sample2)"
+}
+
 # common to all boots: getrandom() returned, crng init done logged
 crng_ready() {
 	local name=$1
@@ -103,15 +120,7 @@ if [ -n "$module" ]; then
 		check "module: finit_module($ko) ($(jv insmod.ret))" [ "$(jv insmod.ret)" = 0 ]
 		check "module: jitter_tsc in /proc/crypto from module $(jv crypto.jitter_tsc.module)" \
 			[ "$(jv crypto.jitter_tsc.module)" = jitter_tsc ]
-		check "module: jitter_tsc selftest passed (${J[crypto.jitter_tsc.selftest]:-no entry})" \
-			[ "$(jv crypto.jitter_tsc.selftest)" = passed ]
-		for n in $sizes; do
-			r=$(jv "afalg.jitter_tsc.read.$n")
-			check "module: AF_ALG read of $n bytes from jitter_tsc (${r:-missing})" \
-				read_ok "$r" "$n"
-		done
-		check "module: two 32-byte jitter_tsc samples differ" \
-			differ "$(jv afalg.jitter_tsc.sample)" "$(jv afalg.jitter_tsc.sample2)"
+		serves module
 		check "module: delete_module(jitter_tsc) ($(jv rmmod.ret))" [ "$(jv rmmod.ret)" = 0 ]
 		check "module: gone from /proc/crypto after unloading ($(jv rmmod.crypto.jitter_tsc.count) left)" \
 			[ "$(jv rmmod.crypto.jitter_tsc.count)" = 0 ]
@@ -133,18 +142,7 @@ if boot default jtsc.algs=jitter_tsc,stdrng jtsc.slow_ms=0; then
 		reg="driver $(jv crypto.jitter_tsc.driver), priority $(jv crypto.jitter_tsc.priority)"
 	check "default: jitter_tsc in /proc/crypto ($reg)" \
 		[ "$(jv crypto.jitter_tsc.count)" -ge 1 ] 2>/dev/null
-	check "default: jitter_tsc selftest passed (${J[crypto.jitter_tsc.selftest]:-no entry})" \
-		[ "$(jv crypto.jitter_tsc.selftest)" = passed ]
-	check "default: AF_ALG bind to jitter_tsc ($(jv afalg.jitter_tsc.bind))" \
-		[ "$(jv afalg.jitter_tsc.bind)" = ok ]
-	for n in $sizes; do
-		r=$(jv "afalg.jitter_tsc.read.$n")
-		check "default: AF_ALG read of $n bytes from jitter_tsc (${r:-missing})" \
-			read_ok "$r" "$n"
-	done
-	s1=$(jv afalg.jitter_tsc.sample) s2=$(jv afalg.jitter_tsc.sample2)
-	check "default: two 32-byte jitter_tsc samples differ" \
-		differ "$s1" "$s2"
+	serves default
 	credit=$(jv klog.jitter_tsc_credited)
 	check "default: kernel log shows jitter_tsc credited the crng (${credit:-no line})" \
 		[ -n "$credit" ]
