@@ -578,53 +578,36 @@ static void rmmod(const char *name)
 /* ---- bench ------------------------------------------------------------- */
 
 static const char *const collectors[] = { "speculative", "timer" };
-
-/* The value of "NAME VALUE" in jitter_tsc's debugfs stats, or -1. */
-static long long stat_value(const char *name)
-{
-	static char buf[4096];
-	size_t len = strlen(name);
-	char *p;
-
-	if (read_file("/sys/kernel/debug/jitter_tsc/stats", buf, sizeof(buf)))
-		return -1;
-	for (p = buf; p; p = strchr(p, '\n')) {
-		if (*p == '\n')
-			p++;
-		if (!strncmp(p, name, len) && p[len] == ' ')
-			return strtoll(p + len + 1, NULL, 10);
-	}
-	return -1;
-}
+static const char *const rate_keys[] = { "samples", "collect_ns" };
 
 /*
- * Samples taken and time spent collecting them, per collector, while
- * jitter_tsc served the reads: the collector's own rate in this very run,
- * from which `make bench` computes the throughput ceiling.
+ * Samples taken and time spent collecting them, per collector, from one read
+ * of jitter_tsc's debugfs stats ("speculative.samples N" lines); -1 where a
+ * value is missing.
  */
-static void bench_collect_rate(long long before[][2], int after)
+static void read_collect_counts(long long v[][ARRAY_SIZE(rate_keys)])
 {
-	static const char *const keys[] = { "samples", "collect_ns" };
+	static char buf[4096];
 	char name[64];
 	size_t c, k;
+	int err = read_file("/sys/kernel/debug/jitter_tsc/stats", buf, sizeof(buf));
 
 	for (c = 0; c < ARRAY_SIZE(collectors); c++) {
-		long long v[2];
+		for (k = 0; k < ARRAY_SIZE(rate_keys); k++) {
+			size_t len = snprintf(name, sizeof(name), "%s.%s ",
+					      collectors[c], rate_keys[k]);
+			char *p = err ? NULL : buf;
 
-		for (k = 0; k < 2; k++) {
-			snprintf(name, sizeof(name), "%s.%s", collectors[c], keys[k]);
-			v[k] = stat_value(name);
+			v[c][k] = -1;
+			for (; p; p = strchr(p, '\n')) {
+				if (*p == '\n')
+					p++;
+				if (!strncmp(p, name, len)) {
+					v[c][k] = strtoll(p + len, NULL, 10);
+					break;
+				}
+			}
 		}
-		if (!after) {
-			before[c][0] = v[0];
-			before[c][1] = v[1];
-			continue;
-		}
-		if (v[0] < 0 || v[1] < 0 || before[c][0] < 0 || before[c][1] < 0 ||
-		    v[0] == before[c][0])
-			continue;
-		out("bench.jitter_tsc.%s.samples=%lld", collectors[c], v[0] - before[c][0]);
-		out("bench.jitter_tsc.%s.collect_ns=%lld", collectors[c], v[1] - before[c][1]);
 	}
 }
 
@@ -632,7 +615,9 @@ static void bench_afalg(const char *alg, unsigned long ms, unsigned long max)
 {
 	static unsigned char buf[BENCH_REQ];
 	int jtsc = !strcmp(alg, "jitter_tsc");
-	long long rate[ARRAY_SIZE(collectors)][2];
+	long long before[ARRAY_SIZE(collectors)][ARRAY_SIZE(rate_keys)];
+	long long after[ARRAY_SIZE(collectors)][ARRAY_SIZE(rate_keys)];
+	size_t c;
 	struct afalg_rng r;
 	unsigned long long total = 0;
 	int64_t t0, dt;
@@ -645,7 +630,7 @@ static void bench_afalg(const char *alg, unsigned long ms, unsigned long max)
 		return;
 	}
 	if (jtsc)
-		bench_collect_rate(rate, 0);
+		read_collect_counts(before);
 	t0 = now_us(CLOCK_MONOTONIC);
 	do {
 		n = afalg_rng_read(&r, buf, sizeof(buf), NULL);
@@ -655,8 +640,22 @@ static void bench_afalg(const char *alg, unsigned long ms, unsigned long max)
 	} while (n == (ssize_t)sizeof(buf) && dt < (int64_t)ms * 1000 &&
 		 total < max);
 	afalg_rng_close(&r);
-	if (jtsc)
-		bench_collect_rate(rate, 1);
+	/*
+	 * The collector's own rate while it served these reads, from which
+	 * `make bench` computes the throughput ceiling.
+	 */
+	if (jtsc) {
+		read_collect_counts(after);
+		for (c = 0; c < ARRAY_SIZE(collectors); c++) {
+			if (before[c][0] < 0 || before[c][1] < 0 || after[c][1] < 0 ||
+			    after[c][0] <= before[c][0])
+				continue;
+			out("bench.jitter_tsc.%s.samples=%lld", collectors[c],
+			    after[c][0] - before[c][0]);
+			out("bench.jitter_tsc.%s.collect_ns=%lld", collectors[c],
+			    after[c][1] - before[c][1]);
+		}
+	}
 
 	if (n < 0)
 		out("bench.%s.error=%s", alg, afalg_errname((int)n));
