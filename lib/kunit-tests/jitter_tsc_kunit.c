@@ -1281,12 +1281,14 @@ static u64 jtsc_test_counter_ns(void)
 	return fastest / 64;
 }
 
-/* 750 ns: the check's 1000 ns limit, with a margin for a busy host. */
+/* The check's limit of 1000 ns per read, with a margin for a busy host. */
+#define JTSC_TEST_FAST_READ_NS	750
+
 static void jtsc_test_need_fast_counter(struct kunit *test)
 {
 	u64 ns = jtsc_test_counter_ns();
 
-	if (ns > 750)
+	if (ns > JTSC_TEST_FAST_READ_NS)
 		kunit_skip(test, "stubbed counter reads take %llu ns here, over 1000 with margin",
 			   ns);
 }
@@ -1404,7 +1406,8 @@ static void jtsc_rng_init_test(struct kunit *test)
 	 * pass the check only because stubbed reads are slow here, the check
 	 * is stubbed to pass; its own cases above cover it.
 	 */
-	if (c->counter == JTSC_FAKE_FINE && jtsc_test_counter_ns() > 750) {
+	if (c->counter == JTSC_FAKE_FINE &&
+	    jtsc_test_counter_ns() > JTSC_TEST_FAST_READ_NS) {
 		kunit_info(test, "slow stubbed counter reads: counter check stubbed to pass\n");
 		kunit_activate_static_stub(test, jtsc_counter_check,
 					   jtsc_test_counter_fit);
