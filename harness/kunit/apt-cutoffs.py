@@ -14,7 +14,7 @@ from math import comb
 getcontext().prec = 100
 
 # (credit in 1/64 bit, window): the rows the test can look up.
-ROWS = [(c, 1024) for c in (8, 12, 16, 24, 32, 48, 64)] + \
+ROWS = [(c, 1024) for c in (5, 8, 12, 16, 24, 32, 48, 64)] + \
        [(c, 512) for c in (32, 64, 96, 128, 192, 256)]
 
 

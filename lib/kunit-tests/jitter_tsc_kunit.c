@@ -144,6 +144,7 @@ struct jtsc_apt_ref {
 
 static const struct jtsc_apt_ref jtsc_apt_refs[] = {
 /* BEGIN apt-cutoffs.py output */
+	{ 5, 1024, 1008, 1020 },
 	{ 8, 1024, 988, 1005 },
 	{ 12, 1024, 958, 981 },
 	{ 16, 1024, 928, 955 },
@@ -546,17 +547,18 @@ struct jtsc_biased_case {
 
 /*
  * The APT catches a bias in one window once the expected count is well past
- * its cutoff. Speculative samples are credited 0.1875 bit (p = 0.878), cutoff
- * 958 of 1024: at p = 0.95 the count (mean 973) passes it in nearly every
- * window, at p = 0.93 (mean 952) in about a quarter of the windows opened by
- * the frequent value, so that row allows 32 windows. p = 0.9 is too close to
- * the claim for any alpha = 2^-30 test to see in a window of 1024 bits; the
- * timer rows catch p = 0.9 within one window.
+ * its cutoff. Speculative samples are credited 5/64 bit (p = 0.947), cutoff
+ * 1008 of 1024: at p = 0.995 the count (mean 1019) passes it in all but
+ * 2.5e-5 of the windows opened by the frequent value, at p = 0.99 (mean
+ * 1014) in 97% of them, so that row allows 4 windows, and at p = 0.98 (mean
+ * 1004) in 19%, so that row allows 32. p = 0.97 is too close to the claim
+ * for any alpha = 2^-30 test to see in a window of 1024 bits; the timer
+ * rows catch p = 0.9 within one window.
  */
 static const struct jtsc_biased_case jtsc_biased_cases[] = {
-	{ JTSC_SRC_SPEC, 970, 1, "speculative, ones with p = 0.97, one window" },
-	{ JTSC_SRC_SPEC, 950, 1, "speculative, ones with p = 0.95, one window" },
-	{ JTSC_SRC_SPEC, 930, 32, "speculative, ones with p = 0.93, 32 windows" },
+	{ JTSC_SRC_SPEC, 995, 1, "speculative, ones with p = 0.995, one window" },
+	{ JTSC_SRC_SPEC, 990, 4, "speculative, ones with p = 0.99, 4 windows" },
+	{ JTSC_SRC_SPEC, 980, 32, "speculative, ones with p = 0.98, 32 windows" },
 	{ JTSC_SRC_TIMER, 900, 1, "timer, one delta with p = 0.9, one window" },
 	{ JTSC_SRC_TIMER, 950, 1, "timer, one delta with p = 0.95, one window" },
 };

@@ -106,8 +106,11 @@ struct jtsc_stats {
 	u64 credited;
 };
 
-/* Pool words: one APT window of pending words plus one output block. */
-#define JTSC_POOL_WORDS		64
+/*
+ * Pool words: one output block plus one APT window of pending words, for
+ * the collector that needs most (speculative: 103 + 16).
+ */
+#define JTSC_POOL_WORDS		120
 
 /**
  * struct jtsc_rng - One jitter_tsc instance
