@@ -118,6 +118,15 @@ enum {
 	JTSC_TIMER_WINDOW = 512,
 
 	/*
+	 * TSC words taken per call of the speculative collector: one APT
+	 * window, so that the call and the timing around it are paid once a
+	 * window rather than once a word.
+	 */
+	JTSC_SPEC_BATCH_WORDS = JTSC_SPEC_WINDOW / JTSC_SPEC_SAMPLES_PER_WORD,
+	/* Raw u64 from one call of either collector, at most. */
+	JTSC_RAW_MAX = JTSC_TIMER_SAMPLES_PER_WORD,
+
+	/*
 	 * SP 800-90B 4.4.1, Repetition Count Test: C = 1 + ceil(-log2(alpha) / H)
 	 * with H the credit per sample, alpha = 2^-30 for an intermittent and
 	 * 2^-60 for a permanent failure. Exact in integers, as H = credit / 64.
@@ -233,6 +242,7 @@ static_assert(JTSC_BLOCK_WORDS(JTSC_SRC_TIMER) + JTSC_WINDOW_WORDS(JTSC_SRC_TIME
 static_assert(JTSC_PULL_MAX_WORDS + JTSC_WINDOW_WORDS(JTSC_SRC_SPEC) <= JTSC_POOL_WORDS);
 static_assert(JTSC_PULL_MAX_WORDS + JTSC_WINDOW_WORDS(JTSC_SRC_TIMER) <= JTSC_POOL_WORDS);
 static_assert(JTSC_SPEC_WINDOW % JTSC_SPEC_SAMPLES_PER_WORD == 0);
+static_assert(JTSC_SPEC_BATCH_WORDS <= JTSC_RAW_MAX);
 static_assert(JTSC_TIMER_WINDOW % JTSC_TIMER_SAMPLES_PER_WORD == 0);
 static_assert(JTSC_SPEC_APT_PERM_CUTOFF <= JTSC_SPEC_WINDOW);
 static_assert(JTSC_TIMER_APT_PERM_CUTOFF <= JTSC_TIMER_WINDOW);
@@ -682,16 +692,18 @@ VISIBLE_IF_KUNIT int jtsc_counter_check(void)
 EXPORT_SYMBOL_IF_KUNIT(jtsc_counter_check);
 
 /*
- * Raw samples of @src for one pool word: one TSC word, or
- * JTSC_TIMER_SAMPLES_PER_WORD deltas. Returns the number of u64 filled.
+ * Raw samples of @src from one call of its collector: a window's worth of
+ * TSC words (each makes one pool word), so that per-call costs are paid
+ * once a window, or the JTSC_TIMER_SAMPLES_PER_WORD deltas of one pool
+ * word. Returns the number of u64 filled.
  */
 static int jtsc_collect_raw(enum jtsc_source src, u64 *raw)
 {
 	int ret;
 
 	if (src == JTSC_SRC_SPEC) {
-		ret = jtsc_spec_collect(raw, 1);
-		return ret ?: 1;
+		ret = jtsc_spec_collect(raw, JTSC_SPEC_BATCH_WORDS);
+		return ret ?: JTSC_SPEC_BATCH_WORDS;
 	}
 	ret = jtsc_timer_collect(raw, JTSC_TIMER_SAMPLES_PER_WORD);
 	return ret ?: JTSC_TIMER_SAMPLES_PER_WORD;
@@ -760,7 +772,7 @@ static void jtsc_capture_boot(struct jtsc_rng *rng, enum jtsc_source src,
 static const char *jtsc_verify(struct jtsc_rng *rng, enum jtsc_source src)
 {
 	struct jtsc_health *h = &rng->health[src];
-	u64 raw[JTSC_TIMER_SAMPLES_PER_WORD];
+	u64 raw[JTSC_RAW_MAX];
 	const char *why = NULL;
 	unsigned int at = 0;
 	int n;
@@ -823,35 +835,46 @@ static int __cold jtsc_failed(struct jtsc_rng *rng, enum jtsc_source src,
 	return -EFAULT;
 }
 
-/* Make one pool word from fresh raw samples. Called with rng->lock held. */
-static int jtsc_add_word(struct jtsc_rng *rng)
+/*
+ * Make pool words from one collection of raw samples: one from each TSC
+ * word, or one from JTSC_TIMER_SAMPLES_PER_WORD deltas. Every sample is
+ * tested, even after a failure, so that windows stay aligned with words;
+ * no word is added after a failure. Called with rng->lock held.
+ */
+static int jtsc_add_words(struct jtsc_rng *rng)
 {
 	enum jtsc_source src = rng->active;
 	struct jtsc_health *h = &rng->health[src];
-	u64 raw[JTSC_TIMER_SAMPLES_PER_WORD];
-	bool started = jtsc_health_started(h);
-	enum jtsc_health_result res;
+	unsigned int per_word = src == JTSC_SRC_SPEC ? 1 : JTSC_TIMER_SAMPLES_PER_WORD;
+	enum jtsc_health_result res = JTSC_HEALTH_OK;
+	u64 raw[JTSC_RAW_MAX];
 	u64 lfsr = rng->lfsr;
-	int i, n;
+	int i, n, w;
 
 	n = jtsc_collect_counted(rng, src, raw);
 	if (n < 0)
 		return jtsc_failed(rng, src, JTSC_HEALTH_PERMANENT);
 
-	res = jtsc_health_raw(h, src, raw, n);
-	if (WARN_ON_ONCE(rng->tested + rng->pending >= JTSC_POOL_WORDS))
-		res = JTSC_HEALTH_PERMANENT;
-	if (res == JTSC_HEALTH_OK && started) {
-		for (i = 0; i < n; i++)
+	for (w = 0; w < n; w += per_word) {
+		bool started = jtsc_health_started(h);
+
+		res = max(res, jtsc_health_raw(h, src, raw + w, per_word));
+		if (res != JTSC_HEALTH_OK || !started)
+			continue;
+		if (WARN_ON_ONCE(rng->tested + rng->pending >= JTSC_POOL_WORDS)) {
+			res = JTSC_HEALTH_PERMANENT;
+			continue;
+		}
+		for (i = w; i < w + per_word; i++)
 			lfsr = jtsc_lfsr_fold(lfsr, raw[i], 64);
-		rng->lfsr = lfsr;
 		rng->pool[rng->tested + rng->pending++] = lfsr;
 		if (jtsc_health_window_closed(h)) {
 			rng->tested += rng->pending;
 			rng->pending = 0;
 		}
 	}
-	memzero_explicit(raw, sizeof(raw));
+	rng->lfsr = lfsr;
+	memzero_explicit(raw, n * sizeof(raw[0]));
 	memzero_explicit(&lfsr, sizeof(lfsr));
 	if (res != JTSC_HEALTH_OK)
 		return jtsc_failed(rng, src, res);
@@ -867,7 +890,7 @@ static int jtsc_fill(struct jtsc_rng *rng, unsigned int words)
 	if (rng->failed)
 		return -EFAULT;
 	while (rng->tested < words) {
-		ret = jtsc_add_word(rng);
+		ret = jtsc_add_words(rng);
 		if (ret)
 			return ret;
 	}

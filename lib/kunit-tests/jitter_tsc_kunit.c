@@ -1176,6 +1176,8 @@ struct jtsc_fake {
 	enum jtsc_fake_data timer;
 	u64 now;
 	u64 prng;
+	/* with spec == JTSC_DATA_STUCK: this many words, then good; 0: for ever */
+	unsigned int spec_stuck_words;
 	unsigned long spec_words;
 	unsigned long timer_deltas;
 };
@@ -1216,9 +1218,13 @@ static int jtsc_fake_spec_collect(u64 *words, unsigned int nwords)
 
 	if (f->spec == JTSC_DATA_ABSENT)
 		return -ENODEV;
-	for (i = 0; i < nwords; i++)
+	for (i = 0; i < nwords; i++) {
 		words[i] = f->spec == JTSC_DATA_GOOD ?
 			   jtsc_test_prng(&f->prng) : 0;
+		if (f->spec == JTSC_DATA_STUCK && f->spec_stuck_words &&
+		    !--f->spec_stuck_words)
+			f->spec = JTSC_DATA_GOOD;
+	}
 	f->spec_words += nwords;
 	return 0;
 }
@@ -1602,32 +1608,39 @@ static int jtsc_test_generate_until_error(struct jtsc_rng *rng, u8 *buf,
 }
 
 /*
- * A collector that goes stuck after a healthy start: the next generate
- * fails with -EAGAIN and returns no data; once the source is healthy again
- * and has passed a new startup test, output resumes.
+ * A collector that goes stuck for a while after a healthy start, long
+ * enough for the intermittent RCT cutoff and too short for the permanent
+ * one: the next generate fails with -EAGAIN and returns no data; once the
+ * source is healthy again and has passed a new startup test, output
+ * resumes.
  */
 static void jtsc_generate_intermittent_test(struct kunit *test)
 {
+	const struct jtsc_health_params *p = &jtsc_params[JTSC_SRC_SPEC];
+	unsigned int stuck = DIV_ROUND_UP(p->rct_cutoff, 64);
 	struct jtsc_fake *f;
 	struct jtsc_rng *rng;
 	u8 *buf = kunit_kmalloc(test, 64, GFP_KERNEL);
 	int ret, i;
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, buf);
+	/* The run: the stuck words plus the zeros of the words either side. */
+	KUNIT_ASSERT_LT(test, (stuck + 2) * 64, p->rct_perm_cutoff);
 	f = jtsc_fake_start(test, JTSC_FAKE_FINE, JTSC_DATA_GOOD,
 			    JTSC_DATA_GOOD);
 	rng = jtsc_test_rng(test, JTSC_COLLECT_SPEC);
 	KUNIT_ASSERT_EQ(test, jtsc_rng_generate(rng, buf, 64), 0);
 
 	f->spec = JTSC_DATA_STUCK;
+	f->spec_stuck_words = stuck;
 	ret = jtsc_test_generate_until_error(rng, buf, 64);
 	KUNIT_EXPECT_EQ(test, ret, -EAGAIN);
 	KUNIT_EXPECT_TRUE_MSG(test, jtsc_test_no_data(buf, 64),
 			      "data returned with -EAGAIN");
 	KUNIT_EXPECT_EQ(test, rng->stats[JTSC_SRC_SPEC].intermittent, 1ULL);
 	KUNIT_EXPECT_FALSE(test, rng->failed);
+	KUNIT_EXPECT_EQ(test, f->spec, JTSC_DATA_GOOD);
 
-	f->spec = JTSC_DATA_GOOD;
 	for (i = 0, ret = -EAGAIN; i < 4 && ret == -EAGAIN; i++)
 		ret = jtsc_rng_generate(rng, buf, 64);
 	KUNIT_EXPECT_EQ_MSG(test, ret, 0, "no recovery after %d calls", i);
