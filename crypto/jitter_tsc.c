@@ -94,7 +94,7 @@ enum {
 	 * non-IID estimate measured is 0.181 bit of min-entropy per raw bit,
 	 * on the host CPU when it was quiet: the LRS estimate, which a few
 	 * long repeats in a million bits pull down; most runs give 0.3 to
-	 * 0.8, and a QEMU TCG guest at least 0.81 (Documentation/crypto/
+	 * 0.8, and a QEMU TCG guest at least 0.61 (Documentation/crypto/
 	 * jitter_tsc.rst has the figures and the commands). We credit under
 	 * half of the lowest: 5/64 = 0.078 bit, 0.31 bit per sum of four.
 	 */
