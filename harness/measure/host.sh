@@ -18,6 +18,7 @@ cpu=$(host_cpu)
 runs=${HOST_SPEC_RUNS:-3}
 echo "host: speculative loop, $runs x $n raw bits ($cpu)"
 best=
+rm -f "$out"/host-spec-[0-9]*.*	# no runs of an earlier, longer series in the median
 for i in $(seq 1 "$runs"); do
 	"$M/host-spec" -n "$n" "$out/host-spec-$i.bin" > "$out/host-spec-$i.txt"
 	"$M/ea_noniid" -t bits "$out/host-spec-$i.bin" > "$out/host-spec-$i.ea"
@@ -33,8 +34,7 @@ echo "host: timer-loop analogue, $n deltas"
 "$M/ea_noniid" -t u64 "$out/host-timer.bin" > "$out/host-timer.ea"
 
 # ns per bit: the median of the runs (other load on the CPUs only adds time)
-spec_ns=$(cat "$out"/host-spec-[0-9]*.txt | awk '/^ns_per_bit/{print $2}' | sort -g |
-	awk '{a[n++]=$1} END{print (n%2) ? a[int(n/2)] : (a[n/2-1]+a[n/2])/2}')
+spec_ns=$(for i in $(seq 1 "$runs"); do awk '/^ns_per_bit/{print $2}' "$out/host-spec-$i.txt"; done | median)
 timer_ns=$(awk '/^ns_per_sample/{print $2}' "$out/host-timer.txt")
 set_results host.cpu "$cpu"
 set_results host.date "$(date -u +%Y-%m-%dT%H:%MZ)"

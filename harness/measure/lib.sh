@@ -26,6 +26,9 @@ host_cpu() {
 	echo "$m"
 }
 
+# median: the median of the numbers on standard input, one a line
+median() { sort -g | awk '{a[n++]=$1} END{if (n) print (n%2) ? a[int(n/2)] : (a[n/2-1]+a[n/2])/2}'; }
+
 # ea_min FILE / ea_which FILE: minimum and its estimator from ea_noniid output
 ea_min() { awk '/^H_min/{print $2}' "$1"; }
 ea_which() { sed -n 's/.*bits\/sample (\(.*\))$/\1/p' "$1" | tail -1; }

@@ -30,8 +30,7 @@ for n in "$@"; do
 		"$M/ea_noniid" -t bits "$out/bits.bin" > "$out/run.ea"
 		echo "$(awk '/^ns_per_bit/{print $2}' "$out/run.txt") $(ea_min "$out/run.ea") $(ea_which "$out/run.ea")" >> "$out/runs-$n.txt"
 	done
-	ns=$(awk '{print $1}' "$out/runs-$n.txt" | sort -g |
-		awk '{a[k++]=$1} END{print (k%2) ? a[int(k/2)] : (a[k/2-1]+a[k/2])/2}')
+	ns=$(awk '{print $1}' "$out/runs-$n.txt" | median)
 	read -r h est <<-EOT
 	$(sort -k2,2g "$out/runs-$n.txt" | head -1 | awk '{print $2, $3}')
 	EOT
