@@ -80,6 +80,7 @@ read -r cj_med cj_min cj_max _ <<< "$(stats jtsc 4 1000)"
 guests=${BENCH_AFALG_GUESTS:-3}
 : > "$out/afalg.txt"
 bps() { sed -n "s/.*JTSC bench\.$2\.bytes_per_s=\([0-9]*\).*/\1/p" "$1" | head -1; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN{ if (a=="" || b=="" || b+0==0) print "n/a"; else printf "%.1fx", a/b }'; }
 for g in $(seq 1 "$guests"); do
 	log=$out/bench-afalg-$g.log
 	step "guest $g/$guests: AF_ALG throughput of jitter_tsc, jitterentropy_rng, stdrng (3 s each)"
@@ -90,10 +91,10 @@ for g in $(seq 1 "$guests"); do
 		grep -q 'jitter_tsc: ready' "$log" && break
 		[ $try = 2 ] || step "  jitter_tsc did not register in that guest; once more"
 	done
-	a=$(bps "$log" jitter_tsc) b=$(bps "$log" jitterentropy_rng)
-	[ -n "$a" ] && [ -n "$b" ] && [ "$b" != 0 ] || continue
-	echo "$g $(awk -v a="$a" -v b="$b" 'BEGIN{printf "%.1f", a/b}') $a $b" >> "$out/afalg.txt"
-	step "  jitter_tsc $a B/s, jitterentropy_rng $b B/s: $(awk '$1=='"$g"'{print $2}' "$out/afalg.txt")x"
+	a=$(bps "$log" jitter_tsc) b=$(bps "$log" jitterentropy_rng) x=$(ratio "$a" "$b")
+	[ "$x" != n/a ] || continue
+	echo "$g ${x%x} $a $b" >> "$out/afalg.txt"
+	step "  jitter_tsc $a B/s, jitterentropy_rng $b B/s: $x"
 done
 # the guest with the median ratio (the lower middle one of an even count)
 mg=$(sort -k2,2g "$out/afalg.txt" | awk '{g[n++]=$1} END{if (n) print g[int((n-1)/2)]}')
@@ -159,7 +160,6 @@ params=$(python3 "$top/harness/measure/check-cutoffs.py" --params 2>/dev/null)
 credit() { echo "$params" | awk -v n="$1" '$1==n{printf "%.4f", $3/64}'; }
 oversample=$(echo "$params" | awk '$1=="oversample"{print $2}')
 fmt() { awk -v x="$1" 'BEGIN{ if (x=="" || x=="NA") print "n/a"; else if (x+0>=1e6) printf "%.2f M", x/1e6; else if (x+0>=1e3) printf "%.1f k", x/1e3; else printf "%.0f", x }'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN{ if (a=="" || b=="" || b+0==0) print "n/a"; else printf "%.1fx", a/b }'; }
 safety() { awk -v h="$1" -v c="$2" 'BEGIN{ if (h=="" || c=="" || c+0==0) print "n/a"; else printf "%.2fx", h/c }'; }
 # ceiling, bytes/s: 1e9 / (ns per raw sample * raw samples per output bit * 8)
 ceiling() { awk -v ns="$1" -v c="$2" -v o="$oversample" 'BEGIN{ if (ns=="" || c=="" || c+0==0) print ""; else printf "%.0f", 1e9 / (ns * (o / c) * 8) }'; }
