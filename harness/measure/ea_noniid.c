@@ -24,8 +24,16 @@
  * requires, on the bitstring of the samples (MSB first); the result is
  * min(H_original, 8 x H_bitstring).
  *
- * usage: ea_noniid [-t bits|u8|u64] [-n MAXSAMPLES] [-q] [-B] FILE
+ * usage: ea_noniid [-t bits|u8|u64] [-n MAXSAMPLES] [-q] [-m] [-B] FILE
  *   -q  print only "H_min <value>";  -B  skip the bitstring pass
+ *   -m  machine-readable: instead of the table, one line per estimate,
+ *       "literal|bitstring ID VALUE" (ID one of MCV collision Markov
+ *       compression t-tuple LRS MultiMCW lag MultiMMC LZ78Y; VALUE at full
+ *       precision, per sample for literal and per bit for bitstring, or
+ *       n/a), then "H_original V", "H_bitstring V",
+ *       "H_bitstring_per_symbol V" (the last two only after a bitstring
+ *       pass) and "assessed V"; the "minimum" and "H_min" lines follow
+ *       as without -m.
  * EA_DEBUG=1 in the environment prints per-estimator times and counts.
  */
 #include <float.h>
@@ -40,11 +48,12 @@
 #define ZALPHA 2.5758293035489008
 
 struct result {
-	const char *name;
+	const char *name;	/* in the table */
+	const char *id;		/* in -m output: one word */
 	double h;	/* bits per sample; < 0: not applicable */
 };
 
-static int quiet;
+static int quiet, machine;
 
 static void *xcalloc(size_t n, size_t sz)
 {
@@ -758,9 +767,9 @@ static double tnow(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-#define EST(nm, expr) do {						\
+#define EST(nm, id, expr) do {						\
 	double t0_ = tnow();						\
-	r[n++] = (struct result){ nm, (expr) };				\
+	r[n++] = (struct result){ nm, id, (expr) };			\
 	if (getenv("EA_DEBUG"))						\
 		fprintf(stderr, "%-18s %.2f s\n", nm, tnow() - t0_);	\
 } while (0)
@@ -779,36 +788,46 @@ static int run_all(const uint8_t *s, long L, int binary, struct result *r)
 		k = 2;
 	if (k < 1)
 		k = 1;
-	EST("most common value", mcv(s, L));
+	EST("most common value", "MCV", mcv(s, L));
 	if (binary) {
-		EST("collision", collision(s, L));
-		EST("Markov", markov(s, L));
-		EST("compression", compression(s, L));
+		EST("collision", "collision", collision(s, L));
+		EST("Markov", "Markov", markov(s, L));
+		EST("compression", "compression", compression(s, L));
 	}
-	EST("t-tuple", (tuple_lrs(s, L, &ht, &hl), ht));
-	EST("LRS", hl);
-	EST("MultiMCW", multi_mcw(s, L, k));
-	EST("lag", lag(s, L, k));
-	EST("MultiMMC", multi_mmc(s, L, k));
-	EST("LZ78Y", lz78y(s, L, k));
+	EST("t-tuple", "t-tuple", (tuple_lrs(s, L, &ht, &hl), ht));
+	EST("LRS", "LRS", hl);
+	EST("MultiMCW", "MultiMCW", multi_mcw(s, L, k));
+	EST("lag", "lag", lag(s, L, k));
+	EST("MultiMMC", "MultiMMC", multi_mmc(s, L, k));
+	EST("LZ78Y", "LZ78Y", lz78y(s, L, k));
 	return n;
 }
 
-static double show(const char *title, struct result *r, int n, double scale,
-		   const char **which)
+/*
+ * Print one pass's estimates (a table, or with -m "LABEL ID VALUE" lines at
+ * full precision) and return their minimum times scale.
+ */
+static double show(const char *title, const char *label, struct result *r,
+		   int n, double scale, const char **which)
 {
 	double m = 1e9;
 	int i;
 
-	if (!quiet)
+	if (!quiet && !machine)
 		printf("  %s\n", title);
 	for (i = 0; i < n; i++) {
+		if (machine && !quiet) {
+			if (r[i].h < 0)
+				printf("%s %s n/a\n", label, r[i].id);
+			else
+				printf("%s %s %.17g\n", label, r[i].id, r[i].h);
+		}
 		if (r[i].h < 0) {
-			if (!quiet)
+			if (!quiet && !machine)
 				printf("    %-20s %8s\n", r[i].name, "n/a");
 			continue;
 		}
-		if (!quiet)
+		if (!quiet && !machine)
 			printf("    %-20s %8.5f bits\n", r[i].name, r[i].h);
 		if (r[i].h * scale < m) {
 			m = r[i].h * scale;
@@ -816,6 +835,13 @@ static double show(const char *title, struct result *r, int n, double scale,
 		}
 	}
 	return m;
+}
+
+/* -m: one "NAME VALUE" line */
+static void mline(const char *name, double v)
+{
+	if (machine && !quiet)
+		printf("%s %.17g\n", name, v);
 }
 
 int main(int argc, char **argv)
@@ -829,8 +855,9 @@ int main(int argc, char **argv)
 	double h, hb;
 	FILE *f;
 
-	while ((c = getopt(argc, argv, "t:n:qB")) != -1) {
+	while ((c = getopt(argc, argv, "t:n:qBmh")) != -1) {
 		switch (c) {
+		case 'm': machine = 1; break;
 		case 't': type = optarg; break;
 		case 'n': maxn = strtol(optarg, NULL, 0); break;
 		case 'q': quiet = 1; break;
@@ -885,28 +912,33 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (!strcmp(type, "bits")) {
-		if (!quiet)
+		if (!quiet && !machine)
 			printf("%s: %ld samples, 1 bit each (packed, LSB first)\n",
 			       argv[optind], L);
 		nr = run_all(s, L, 1, r);
-		h = show("estimator            H per sample", r, nr, 1.0, &which);
+		h = show("estimator            H per sample", "literal", r, nr, 1.0, &which);
+		mline("H_original", h);
+		mline("assessed", h);
 		if (!quiet)
 			printf("  minimum                %8.5f bits/sample (%s)\n", h, which);
 	} else {
-		if (!quiet)
+		if (!quiet && !machine)
 			printf("%s: %ld samples, 8 bits each (%s)\n", argv[optind], L,
 			       !strcmp(type, "u64") ? "low 8 bits of u64 LE" : "bytes");
 		nr = run_all(s, L, 0, r);
-		h = show("symbols: estimator    H per 8-bit sample", r, nr, 1.0, &which);
+		h = show("symbols: estimator    H per 8-bit sample", "literal", r, nr, 1.0, &which);
+		mline("H_original", h);
 		if (!nobits) {
 			uint8_t *b = xcalloc(L * 8, 1);
 
 			for (i = 0; i < L * 8; i++)
 				b[i] = (s[i / 8] >> (7 - i % 8)) & 1;
 			nr = run_all(b, L * 8, 1, r);
-			hb = show("bitstring: estimator H per bit", r, nr, 8.0, &wb);
+			hb = show("bitstring: estimator H per bit", "bitstring", r, nr, 8.0, &wb);
 			free(b);
-			if (!quiet)
+			mline("H_bitstring", hb / 8);
+			mline("H_bitstring_per_symbol", hb);
+			if (!quiet && !machine)
 				printf("  H_original %.5f (%s), 8 x H_bitstring %.5f (%s)\n",
 				       h, which, hb, wb);
 			if (hb < h) {
@@ -914,6 +946,7 @@ int main(int argc, char **argv)
 				which = wb;
 			}
 		}
+		mline("assessed", h);
 		if (!quiet)
 			printf("  minimum                %8.5f bits/sample (%s)\n", h, which);
 	}
@@ -921,6 +954,16 @@ int main(int argc, char **argv)
 	free(s);
 	return 0;
 usage:
-	fprintf(stderr, "usage: ea_noniid [-t bits|u8|u64] [-n MAX] [-q] [-B] FILE\n");
-	return 2;
+	fprintf(c == 'h' ? stdout : stderr,
+		"usage: ea_noniid [-t bits|u8|u64] [-n MAX] [-q] [-m] [-B] FILE\n"
+		"  -t  input: packed bits (default), one byte per sample, or u64 LE\n"
+		"      (low 8 bits used)\n"
+		"  -n  use at most MAX samples\n"
+		"  -q  print only \"H_min <value>\"\n"
+		"  -m  one machine-readable \"literal|bitstring ID VALUE\" line per\n"
+		"      estimate, then H_original, H_bitstring, H_bitstring_per_symbol,\n"
+		"      assessed (full precision)\n"
+		"  -B  skip the bitstring pass of 8-bit samples\n"
+		"  EA_DEBUG=1 in the environment: per-estimator times and counts\n");
+	return c == 'h' ? 0 : 2;
 }
