@@ -20,9 +20,11 @@
  *   u64   u64 little-endian values (timer deltas), reduced to their low 8
  *         bits (90B 6.4 allows using a subset of the bits of wide samples;
  *         the low bits of a cycle-counter delta are where the jitter is)
- * For 8-bit samples the estimators run on the symbols and, as 90B 3.1.3
- * requires, on the bitstring of the samples (MSB first); the result is
- * min(H_original, 8 x H_bitstring).
+ * For 8-bit samples the estimators run on the symbols, the k distinct sample
+ * values mapped down to 0..k-1 in order (as NIST's tool does: "Symbols have
+ * been translated"), and, as 90B 3.1.3 requires, on the bitstring of the
+ * samples themselves (MSB first); the result is min(H_original,
+ * 8 x H_bitstring).
  *
  * usage: ea_noniid [-t bits|u8|u64] [-n MAXSAMPLES] [-q] [-m] [-B] FILE
  *   -q  print only "H_min <value>";  -B  skip the bitstring pass
@@ -774,18 +776,16 @@ static double tnow(void)
 		fprintf(stderr, "%-18s %.2f s\n", nm, tnow() - t0_);	\
 } while (0)
 
-static int run_all(const uint8_t *s, long L, int binary, struct result *r)
+/*
+ * Run the estimators on L symbols in 0..k-1 (binary: bits, adding the
+ * binary-only ones). Like NIST, the literal pass gets the samples mapped
+ * down to 0..k-1 (see translate()): MultiMCW scans the alphabet 0..k-1.
+ */
+static int run_all(const uint8_t *s, long L, int binary, int k, struct result *r)
 {
-	int k = 0, n = 0, i;
-	int seen[256] = { 0 };
+	int n = 0;
 	double ht = -1, hl = -1;
 
-	for (i = 0; i < L; i++)
-		seen[s[i]] = 1;
-	for (i = 0; i < 256; i++)
-		k += seen[i];
-	if (binary)
-		k = 2;
 	if (k < 1)
 		k = 1;
 	EST("most common value", "MCV", mcv(s, L));
@@ -801,6 +801,24 @@ static int run_all(const uint8_t *s, long L, int binary, struct result *r)
 	EST("MultiMMC", "MultiMMC", multi_mmc(s, L, k));
 	EST("LZ78Y", "LZ78Y", lz78y(s, L, k));
 	return n;
+}
+
+/*
+ * NIST's read_file_subset(): map the sample values present down to
+ * 0..k-1, keeping their order; returns k, the number of distinct values.
+ */
+static int translate(const uint8_t *in, uint8_t *out, long L)
+{
+	int map[256] = { 0 }, k = 0, i;
+	long j;
+
+	for (j = 0; j < L; j++)
+		map[in[j]] = 1;
+	for (i = 0; i < 256; i++)
+		map[i] = map[i] ? k++ : -1;
+	for (j = 0; j < L; j++)
+		out[j] = map[in[j]];
+	return k;
 }
 
 /*
@@ -915,7 +933,7 @@ int main(int argc, char **argv)
 		if (!quiet && !machine)
 			printf("%s: %ld samples, 1 bit each (packed, LSB first)\n",
 			       argv[optind], L);
-		nr = run_all(s, L, 1, r);
+		nr = run_all(s, L, 1, 2, r);
 		h = show("estimator            H per sample", "literal", r, nr, 1.0, &which);
 		mline("H_original", h);
 		mline("assessed", h);
@@ -925,7 +943,11 @@ int main(int argc, char **argv)
 		if (!quiet && !machine)
 			printf("%s: %ld samples, 8 bits each (%s)\n", argv[optind], L,
 			       !strcmp(type, "u64") ? "low 8 bits of u64 LE" : "bytes");
-		nr = run_all(s, L, 0, r);
+		uint8_t *sym = xcalloc(L, 1);
+		int k = translate(s, sym, L);
+
+		nr = run_all(sym, L, 0, k, r);
+		free(sym);
 		h = show("symbols: estimator    H per 8-bit sample", "literal", r, nr, 1.0, &which);
 		mline("H_original", h);
 		if (!nobits) {
@@ -933,7 +955,8 @@ int main(int argc, char **argv)
 
 			for (i = 0; i < L * 8; i++)
 				b[i] = (s[i / 8] >> (7 - i % 8)) & 1;
-			nr = run_all(b, L * 8, 1, r);
+			/* the bitstring is of the samples, not of 0..k-1 */
+			nr = run_all(b, L * 8, 1, 2, r);
 			hb = show("bitstring: estimator H per bit", "bitstring", r, nr, 8.0, &wb);
 			free(b);
 			mline("H_bitstring", hb / 8);
