@@ -24,7 +24,9 @@
  * values mapped down to 0..k-1 in order (as NIST's tool does: "Symbols have
  * been translated"), and, as 90B 3.1.3 requires, on the bitstring of the
  * samples themselves (MSB first); the result is min(H_original,
- * 8 x H_bitstring).
+ * 8 x H_bitstring), H_original at most 8 and H_bitstring at most 1. As in
+ * NIST's tool, samples of only two distinct values get the binary
+ * estimators (on 0 and 1) and no bitstring pass.
  *
  * usage: ea_noniid [-t bits|u8|u64] [-n MAXSAMPLES] [-q] [-m] [-B] FILE
  *   -q  print only "H_min <value>";  -B  skip the bitstring pass
@@ -855,6 +857,15 @@ static double show(const char *title, const char *label, struct result *r,
 	return m;
 }
 
+/* NIST starts H_original at the bits per sample and H_bitstring at 1 */
+static double capped(double h, double max, const char **which)
+{
+	if (h <= max)
+		return h;
+	*which = "no estimate lower than the sample width";
+	return max;
+}
+
 /* -m: one "NAME VALUE" line */
 static void mline(const char *name, double v)
 {
@@ -935,6 +946,7 @@ int main(int argc, char **argv)
 			       argv[optind], L);
 		nr = run_all(s, L, 1, 2, r);
 		h = show("estimator            H per sample", "literal", r, nr, 1.0, &which);
+		h = capped(h, 1.0, &which);
 		mline("H_original", h);
 		mline("assessed", h);
 		if (!quiet)
@@ -946,11 +958,17 @@ int main(int argc, char **argv)
 		uint8_t *sym = xcalloc(L, 1);
 		int k = translate(s, sym, L);
 
-		nr = run_all(sym, L, 0, k, r);
+		/* two values: bits already, so the binary estimators and no bitstring */
+		nr = run_all(sym, L, k == 2, k, r);
 		free(sym);
 		h = show("symbols: estimator    H per 8-bit sample", "literal", r, nr, 1.0, &which);
+		h = capped(h, 8.0, &which);
 		mline("H_original", h);
-		if (!nobits) {
+		if (k <= 2 && !quiet && !machine)
+			printf("  bitstring: not run (%d distinct value%s%s)\n", k,
+			       k == 1 ? "; NIST's tool refuses such data" : "s",
+			       k == 1 ? "" : ": the binary estimators ran on the symbols");
+		if (!nobits && k > 2) {
 			uint8_t *b = xcalloc(L * 8, 1);
 
 			for (i = 0; i < L * 8; i++)
@@ -958,6 +976,7 @@ int main(int argc, char **argv)
 			/* the bitstring is of the samples, not of 0..k-1 */
 			nr = run_all(b, L * 8, 1, 2, r);
 			hb = show("bitstring: estimator H per bit", "bitstring", r, nr, 8.0, &wb);
+			hb = capped(hb, 8.0, &wb);
 			free(b);
 			mline("H_bitstring", hb / 8);
 			mline("H_bitstring_per_symbol", hb);
