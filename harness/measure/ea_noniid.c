@@ -719,7 +719,7 @@ static double multi_mmc(const uint8_t *s, long L, int k)
 static double lz78y(const uint8_t *s, long L, int k)
 {
 	long i, j, N = L - LZ_B - 1, C = 0, run = 0, maxrun = 0, maxcnt, dsize = 0;
-	int pred = 0, have, found = 0;
+	int pred = 0, have;
 
 	if (L < LZ_B + 2)
 		return -1;
@@ -728,25 +728,27 @@ static double lz78y(const uint8_t *s, long L, int k)
 		ctx_inc(ctx_find(1, s + LZ_B - j - 1, j + 1, 1), s[LZ_B], 1);
 		dsize++;
 	}
+	/*
+	 * As NIST: every prefix length, longest first, each looked up on its
+	 * own. The order matters once the dictionary fills: in that round the
+	 * longer new prefixes get the last places, and a prefix can then be
+	 * there while a shorter one ending at the same place is not.
+	 */
 	for (i = LZ_B + 1; i < L; i++) {
-		long ci = -1;
-
 		maxcnt = 0;
 		have = 0;
-		for (j = 0; j < LZ_B; j++) {
-			if (j == 0 || found) {
-				ci = ctx_find(1, s + i - j - 1, j + 1, 0);
-				found = ci >= 0;
-			}
-			if (found) {
-				if (ctab[ci].best >= maxcnt) {
+		for (j = LZ_B; j >= 1; j--) {
+			long ci = ctx_find(1, s + i - j, j, 0);
+
+			if (ci >= 0) {
+				if (ctab[ci].best > maxcnt) {
 					maxcnt = ctab[ci].best;
 					pred = ctab[ci].pred;
 					have = 1;
 				}
 				ctx_inc(ci, s[i], 1);
 			} else if (dsize < LZ_MAX) {
-				ctx_inc(ctx_find(1, s + i - j - 1, j + 1, 1), s[i], 1);
+				ctx_inc(ctx_find(1, s + i - j, j, 1), s[i], 1);
 				dsize++;
 			}
 		}
