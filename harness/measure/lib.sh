@@ -5,10 +5,12 @@ M=$top/build/measure
 RESULTS=$top/harness/measure/results
 CFLAGS_TOOLS="-O2 -Wall -Wextra -Werror"
 
+# build_tools [TOOL...]: build the tools named (default: all three) if stale
 build_tools() {
 	mkdir -p "$M"
 	command -v gcc >/dev/null || { apt-get update -qq && apt-get install -y -qq gcc libc6-dev >/dev/null; }
-	for t in ea_noniid host-spec host-timer; do
+	[ $# -gt 0 ] || set -- ea_noniid host-spec host-timer
+	for t in "$@"; do
 		src=$top/harness/measure/$t.c
 		[ "$M/$t" -nt "$src" ] && [ "$M/$t" -nt "$top/arch/x86/include/asm/tsc_jitter.h" ] && continue
 		case $t in

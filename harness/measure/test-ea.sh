@@ -6,7 +6,7 @@
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/harness/measure/lib.sh"
-build_tools
+build_tools ea_noniid
 d=$top/out/measure/test-ea; mkdir -p "$d"
 fails=0
 
