@@ -12,6 +12,8 @@
  * (usnistgov/SP800-90B_EntropyAssessment, cpp/non_iid/): the same constants,
  * tie rules and confidence bounds (Z = 2.576). This is an independent
  * implementation; t-tuple and LRS use a suffix array and its LCP intervals.
+ * test-nist.sh compares every estimate with the output of NIST's ea_non_iid
+ * 1.1.7 on reference files (to 1e-5; they agree to about 1e-12).
  *
  * Input (-t):
  *   bits  packed bits, 8 samples per byte, sample 8k+j = bit j of byte k
