@@ -61,7 +61,8 @@ base_ensure() {
 		die "$BASE_PKG is $v, the series needs $BASE_VERSION (harness/BASE_VERSION): apt-get install $BASE_PKG=$BASE_VERSION"
 	[ "$(cat "$BUILD/base/.version" 2>/dev/null)" = "$BASE_VERSION" ] && return 0
 	info "unpacking $BASE_PKG $BASE_VERSION into build/base"
-	(cd "$BUILD" 2>/dev/null && rm -rf base base.tmp linux laid.list base.git series.git am bisect)
+	mkdir -p "$BUILD"
+	(cd "$BUILD" && rm -rf base base.tmp linux laid.list base.git series.git am bisect)
 	mkdir -p "$BUILD/base.tmp"
 	tar -C "$BUILD/base.tmp" -xJf "/usr/src/$BASE_PKG.tar.xz" || die "cannot unpack /usr/src/$BASE_PKG.tar.xz"
 	[ -f "$BUILD/base.tmp/$BASE_PKG/Makefile" ] || die "unexpected layout in /usr/src/$BASE_PKG.tar.xz"
