@@ -2,69 +2,96 @@
 /*
  * The sampling loop of the speculative TSC jitter collector.
  *
- * Two back-to-back RDTSC reads are not serialized, so the out-of-order core
- * is free to start the second read while the first one, and the software
- * population count that depends on it, are still in flight. How far the two
- * reads drift apart depends on the state of the pipeline, the caches and the
- * branch predictors at that instant, and the low bits of their sum are what
- * is left of that drift. One raw sample is one of those bits; each sum
- * gives four, its bits 0 to 3.
+ * What is measured is time: one raw sample is the low byte of the TSC's
+ * advance over one pass of the loop below, nothing else. Each pass reads
+ * the TSC once and then runs a short workload that depends on that
+ * reading: a software population count of it, and a read-modify-write of
+ * one byte of a buffer much larger than the caches, at an offset hashed
+ * from the reading and from the bytes loaded so far. RDTSC is not
+ * serializing, so the next read can issue while the count and the load
+ * are still in flight; how far it runs ahead depends on the state of the
+ * pipeline, the caches, the TLBs and the memory controller at that
+ * instant, and that is the jitter. The popcount chain is Thomas
+ * Gleixner's original idea; the buffer access is what makes the time vary
+ * enough to be worth crediting: with the popcount alone, a loaded host
+ * gave well under 0.01 bit per pass (Documentation/crypto/jitter_tsc.rst
+ * has the figures of every variant measured).
  *
- * Why four: the sum does not advance by the same number of ticks from one
- * iteration to the next, and its low bits all follow that spread. Taking
- * more of them divides the counter reads per raw bit, which is what a
- * sample costs, most of all under an emulator. In twenty runs each on the
- * development host, the lowest SP 800-90B estimate per bit was 0.44 with
- * bit 0 alone, 0.42 with bits 0 and 1, 0.31 with bits 0 to 3 and 0.11 with
- * bits 0 to 7: per sum, four bits carry the most
- * (Documentation/crypto/jitter_tsc.rst).
+ * The sample is only the time. It is never mixed with the counter value,
+ * the popcount or the loaded byte, which are deterministic functions of
+ * earlier readings and would make the stream look random to every
+ * estimator and health test without adding entropy.
  *
  * The loop lives in a header of its own, with no kernel dependencies other
- * than rdtsc() and __sw_hweight64(), so that the very same source can be
- * compiled into a user-space tool and measured on real silicon: the
- * measurements behind the entropy credit are taken from this code, not from
- * a copy of it. Such a tool defines u64, rdtsc() and __sw_hweight64() before
- * including this file.
+ * than rdtsc(), __sw_hweight64() and barrier(), so that the very same
+ * source can be compiled into a user-space tool and measured on real
+ * silicon: the measurements behind the entropy credit are taken from this
+ * code, not from a copy of it. Such a tool defines u8, u64, rdtsc(),
+ * __sw_hweight64() and barrier() before including this file.
  */
 #ifndef _ASM_X86_TSC_JITTER_H
 #define _ASM_X86_TSC_JITTER_H
 
 #ifdef __KERNEL__
 #include <linux/bitops.h>
+#include <linux/compiler.h>
 #include <linux/types.h>
 #include <asm/msr.h>
 #endif
 
-/* Raw samples (bits) in one word filled by tsc_jitter_word(). */
-#define TSC_JITTER_BITS_PER_WORD	64
-/* Raw samples taken from each sum of two counter reads: bits 0 to 3. */
-#define TSC_JITTER_BITS_PER_SUM		4
-#define TSC_JITTER_SUM_MASK		((1ULL << TSC_JITTER_BITS_PER_SUM) - 1)
+/*
+ * The buffer: 2^TSC_JITTER_MEM_ORDER bytes. Chosen by measurement: larger
+ * buffers miss further out in the cache hierarchy and vary more per pass,
+ * at a higher cost per pass; the rst has the table behind the choice.
+ */
+#define TSC_JITTER_MEM_ORDER	23
+#define TSC_JITTER_MEM_SIZE	(1UL << TSC_JITTER_MEM_ORDER)
+
+/*
+ * tsc_jitter_offset() - Where the next pass touches the buffer
+ *
+ * A multiplicative hash of the last reading and of the chain, taken from
+ * its top bits: every bit of both moves the offset.
+ */
+static __always_inline unsigned long tsc_jitter_offset(u64 reading, u64 chain)
+{
+	return ((reading ^ chain) * 0x9e3779b97f4a7c15ULL) >> (64 - TSC_JITTER_MEM_ORDER);
+}
 
 /**
- * tsc_jitter_word() - Sample 64 raw bits of speculative TSC jitter
+ * tsc_jitter_fill() - Take raw samples of speculative TSC jitter
+ * @samples: where to store them, one per byte
+ * @n: number of samples
+ * @mem: a buffer of TSC_JITTER_MEM_SIZE bytes, owned by the caller
  *
- * Bits 4i to 4i + 3 of the result are bits 0 to 3 of
- * ``rdtsc() + __sw_hweight64(rdtsc())`` in iteration i, in that order. The
- * out-of-line software population count is deliberate: it puts a call and
- * a data-dependent chain of ALU operations between the two counter reads,
- * which is what the speculation races against. No bit is dropped or
- * combined here; folding and health testing are the caller's job.
+ * Sample i is the low byte of the TSC's advance from the read of pass i to
+ * the read of pass i + 1. Written as separate statements on purpose: the
+ * count takes the last reading as its argument and the offset takes the
+ * count, so neither can start before that read; the loaded byte feeds the
+ * chain, so each access waits for the one before; and the compiler barrier
+ * keeps the next read after all of it in program order (the popcount is an
+ * out-of-line call and rdtsc() is an asm without a memory clobber, so
+ * without it the compiler may put both reads next to each other, as gcc
+ * 12 does). In which order the CPU then executes them is the jitter.
  *
  * Context: Any context. Preemption and interrupts only add jitter.
- * Return: 64 raw samples, one per bit.
  */
-static __always_inline u64 tsc_jitter_word(void)
+static __always_inline void tsc_jitter_fill(u8 *samples, unsigned int n, u8 *mem)
 {
-	u64 word = 0;
+	u64 last = rdtsc(), now, chain = 0;
+	unsigned long off;
 	unsigned int i;
 
-	for (i = 0; i < TSC_JITTER_BITS_PER_WORD; i += TSC_JITTER_BITS_PER_SUM) {
-		u64 t = rdtsc() + __sw_hweight64(rdtsc());
-
-		word |= (t & TSC_JITTER_SUM_MASK) << i;
+	for (i = 0; i < n; i++) {
+		chain += __sw_hweight64(last);
+		off = tsc_jitter_offset(last, chain);
+		chain += mem[off];
+		mem[off]++;
+		barrier();
+		now = rdtsc();
+		samples[i] = (u8)(now - last);
+		last = now;
 	}
-	return word;
 }
 
 #endif /* _ASM_X86_TSC_JITTER_H */
