@@ -14,35 +14,41 @@
  *
  * It is divided into these sections:
  *
- *   - Parameters: the entropy credit and the health-test cutoffs.
+ *   - Parameters: the entropy credits and the health-test cutoffs.
  *   - Health tests: the SP 800-90B Repetition Count and Adaptive Proportion
- *     Tests, as pure functions over raw samples.
+ *     Tests and a determinism test, as pure functions over raw samples.
  *   - Folding: the LFSR that folds raw samples into pool words.
- *   - Collectors: the speculative TSC collector (x86) and the stack-timer
- *     collector (anything with a cycle counter), and their runtime
- *     verification.
- *   - The pool: tested, folded words, conditioned with BLAKE2s on output.
+ *   - Collectors: the speculative TSC collector (x86-64) and the
+ *     stack-timer collector (anything with a cycle counter), and their
+ *     runtime verification.
+ *   - The pool: tested, folded words, conditioned with SHA-256 on output.
  *   - Interfaces: the "jitter_tsc" crypto_rng, jitter_tsc_pull() for
  *     random.c, and an optional debugfs directory for measurements.
+ *
+ * One raw sample, for both collectors, is the low byte of a cycle-counter
+ * delta: the time one pass of the collector's loop took. That byte, and
+ * nothing derived from the counter's value, is what the SP 800-90B
+ * estimators assessed, what the health tests see and what is credited.
  *
  * The entropy claim, in one paragraph: every raw sample is credited with a
  * fixed, measured fraction of a bit (jtsc_params[].credit), at most half of
  * the lowest min-entropy that the SP 800-90B non-IID estimators found for
- * that collector on real silicon or under emulation. Raw samples only count
- * once they have passed the health tests for the whole Adaptive Proportion
- * Test window they belong to; a failure discards the window and everything
- * not yet handed out. The crypto_rng output is BLAKE2s over pool words
- * carrying twice as many credited bits as it emits. random.c takes pool
- * words directly and credits them at the same per-sample rate, since its
- * input pool is itself a BLAKE2s conditioner.
+ * that collector's samples, on the host CPU quiet and with both cores busy
+ * and under emulation. Raw samples only count once every health test has
+ * passed over the whole predictor window they belong to, and not while a
+ * run they are part of is still going; a failure discards everything not
+ * yet handed out. Credit is counted in jtsc_credit() alone. The crypto_rng
+ * output is SHA-256 over pool words carrying twice the credited entropy
+ * it emits. random.c takes pool words directly and is credited exactly
+ * what they carry, since its input pool is itself a conditioner.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <crypto/blake2s.h>
 #include <crypto/internal/jitter_tsc.h>
 #include <crypto/internal/rng.h>
 #include <crypto/jitter_tsc.h>
+#include <crypto/sha2.h>
 #include <kunit/static_stub.h>
 #include <kunit/visibility.h>
 #include <linux/bitrev.h>
@@ -60,12 +66,16 @@
 #include <linux/string.h>
 #include <linux/timer.h>
 #include <linux/uaccess.h>
+#include <linux/unaligned.h>
 
-#ifdef CONFIG_X86_TSC
+#ifdef CONFIG_X86_64
 #include <asm/tsc.h>
+#include <asm/tsc_jitter.h>
+#define JTSC_SPEC_MEM_SIZE	TSC_JITTER_MEM_SIZE
 #else
 /* No speculative collector on this architecture: only the timer one runs. */
-static inline int tsc_jitter_collect(u64 *words, unsigned int nwords)
+#define JTSC_SPEC_MEM_SIZE	0
+static inline int tsc_jitter_collect(u8 *samples, unsigned int n, u8 *mem)
 {
 	return -ENODEV;
 }
@@ -75,85 +85,107 @@ static inline int tsc_jitter_collect(u64 *words, unsigned int nwords)
  *
  * Parameters
  *
- * Entropy is counted in 1/64 bit (JTSC_ENTROPY_SHIFT). The per-sample
+ * Entropy is counted in 1/256 bit (JTSC_ENTROPY_SHIFT). The per-sample
  * credits below are the only entropy estimates in this driver; every
  * cutoff follows from them by the formulas of SP 800-90B section 4.4,
  * and harness/measure/check-cutoffs.py recomputes each one.
  *
  *********************************************************************/
 
-/* SP 800-90B 4.4.1: C = 1 + ceil(-log2(alpha) / H), with H = credit / 64. */
-#define JTSC_RCT_CUTOFF(log2_alpha, credit) \
+/* C = 1 + ceil(-log2(alpha) / H), with H = credit / 256: exact in integers. */
+#define JTSC_RUN_CUTOFF(log2_alpha, credit) \
 	(1 + DIV_ROUND_UP((log2_alpha) << JTSC_ENTROPY_SHIFT, (credit)))
 
 enum {
-	JTSC_ENTROPY_SHIFT = 6,
+	JTSC_ENTROPY_SHIFT = 8,
 
 	/*
-	 * Speculative collector: credit per raw bit. The lowest SP 800-90B
-	 * non-IID estimate measured is 0.181 bit of min-entropy per raw bit,
-	 * on the host CPU when it was quiet: the LRS estimate, which a few
-	 * long repeats in a million bits pull down; most runs give 0.3 to
-	 * 0.8, and a QEMU TCG guest at least 0.61 (Documentation/crypto/
-	 * jitter_tsc.rst has the figures and the commands). We credit under
-	 * half of the lowest: 5/64 = 0.078 bit, 0.31 bit per sum of four.
+	 * Speculative collector: credit per raw sample. The lowest SP 800-90B
+	 * non-IID estimate of its samples was @@SPEC_LOWEST@@ bit of
+	 * min-entropy (@@SPEC_WHERE@@); we credit no more than half of it.
+	 * Documentation/crypto/jitter_tsc.rst has every figure and how it
+	 * was taken.
 	 */
-	JTSC_SPEC_CREDIT = 5,
+	JTSC_SPEC_CREDIT = 128,
 
 	/*
-	 * Timer collector: credit per cycle-counter delta. Deltas measured
-	 * across schedule() with a timer firing on another CPU carry several
-	 * bits of min-entropy; we credit 32/64 = 0.5 bit, which is no more
-	 * than half of the lowest estimate.
+	 * Timer collector: credit per raw sample. The lowest estimate of its
+	 * samples was @@TIMER_LOWEST@@ bit (@@TIMER_WHERE@@); we credit no
+	 * more than half of it.
 	 */
-	JTSC_TIMER_CREDIT = 32,
+	JTSC_TIMER_CREDIT = 128,
 
-	/* Raw samples folded into one pool word: one TSC word of 64 bits... */
+	/*
+	 * Raw samples folded into one pool word: 64 bytes of samples into
+	 * the 64-bit LFSR. A word carries at most 32 credited bits, half of
+	 * what it can hold.
+	 */
 	JTSC_SPEC_SAMPLES_PER_WORD = 64,
-	/* ...or 32 deltas: 16 credited bits a word, against 5 for TSC words. */
-	JTSC_TIMER_SAMPLES_PER_WORD = 32,
+	JTSC_TIMER_SAMPLES_PER_WORD = 64,
+	JTSC_MAX_WORD_CREDIT = 32 << JTSC_ENTROPY_SHIFT,
 
-	/* SP 800-90B 4.4.2: W = 1024 for binary samples, 512 otherwise. */
-	JTSC_SPEC_WINDOW = 1024,
-	JTSC_TIMER_WINDOW = 512,
+	/* SP 800-90B 4.4.2: W = 512 for samples that are not binary. */
+	JTSC_APT_WINDOW = 512,
 
 	/*
-	 * TSC words taken per call of the speculative collector: one APT
-	 * window, so that the call and the timing around it are paid once a
-	 * window rather than once a word.
+	 * The determinism test counts the hits of each predictor over a
+	 * window of 4096 samples, eight APT windows: long enough that a
+	 * predictor that is always right is caught with the credits above
+	 * (4096 hits against a cutoff a few hundred lower) while one that
+	 * is right as often as a healthy source allows is not.
 	 */
-	JTSC_SPEC_BATCH_WORDS = JTSC_SPEC_WINDOW / JTSC_SPEC_SAMPLES_PER_WORD,
-	/* Raw u64 from one call of either collector, at most. */
-	JTSC_RAW_MAX = JTSC_TIMER_SAMPLES_PER_WORD,
+	JTSC_PRED_WINDOW = 4096,
 
 	/*
-	 * SP 800-90B 4.4.1, Repetition Count Test: C = 1 + ceil(-log2(alpha) / H)
-	 * with H the credit per sample, alpha = 2^-30 for an intermittent and
-	 * 2^-60 for a permanent failure. Exact in integers, as H = credit / 64.
+	 * SP 800-90B 4.3 (9): the startup test covers at least 1024
+	 * samples; ours covers a whole predictor window, so that a periodic
+	 * counter is refused before any output.
 	 */
-	JTSC_RCT_ALPHA_LOG2 = 30,
-	JTSC_RCT_PERM_ALPHA_LOG2 = 60,
-	JTSC_SPEC_RCT_CUTOFF = JTSC_RCT_CUTOFF(JTSC_RCT_ALPHA_LOG2, JTSC_SPEC_CREDIT),
-	JTSC_SPEC_RCT_PERM_CUTOFF = JTSC_RCT_CUTOFF(JTSC_RCT_PERM_ALPHA_LOG2, JTSC_SPEC_CREDIT),
-	JTSC_TIMER_RCT_CUTOFF = JTSC_RCT_CUTOFF(JTSC_RCT_ALPHA_LOG2, JTSC_TIMER_CREDIT),
-	JTSC_TIMER_RCT_PERM_CUTOFF = JTSC_RCT_CUTOFF(JTSC_RCT_PERM_ALPHA_LOG2, JTSC_TIMER_CREDIT),
+	JTSC_STARTUP_SAMPLES = JTSC_PRED_WINDOW,
 
 	/*
-	 * SP 800-90B 4.4.2, Adaptive Proportion Test:
-	 * C = 1 + CRITBINOM(W, 2^-H, 1 - alpha), the smallest count whose
-	 * binomial CDF reaches 1 - alpha. The binomial quantile has no closed
-	 * form; these values are computed exactly by
+	 * SP 800-90B 4.4.1, Repetition Count Test, alpha = 2^-30 for an
+	 * intermittent and 2^-60 for a permanent failure.
+	 */
+	JTSC_ALPHA_LOG2 = 30,
+	JTSC_PERM_ALPHA_LOG2 = 60,
+	JTSC_SPEC_RCT_CUTOFF = JTSC_RUN_CUTOFF(JTSC_ALPHA_LOG2, JTSC_SPEC_CREDIT),
+	JTSC_SPEC_RCT_PERM_CUTOFF = JTSC_RUN_CUTOFF(JTSC_PERM_ALPHA_LOG2, JTSC_SPEC_CREDIT),
+	JTSC_TIMER_RCT_CUTOFF = JTSC_RUN_CUTOFF(JTSC_ALPHA_LOG2, JTSC_TIMER_CREDIT),
+	JTSC_TIMER_RCT_PERM_CUTOFF = JTSC_RUN_CUTOFF(JTSC_PERM_ALPHA_LOG2, JTSC_TIMER_CREDIT),
+
+	/*
+	 * The determinism test runs JTSC_NR_PREDICTORS (65) predictors at
+	 * once, each held to alpha / 128, so that by the union bound the
+	 * chance that any of them trips on a healthy source stays below
+	 * alpha. A source with min-entropy H per sample lets any predictor
+	 * be right with probability at most 2^-H, whatever it knows of the
+	 * past: its runs of hits are bounded like the RCT's runs, and its
+	 * hits in a window like the APT's count.
+	 */
+	JTSC_PRED_ALPHA_LOG2 = JTSC_ALPHA_LOG2 + 7,
+	JTSC_PRED_PERM_ALPHA_LOG2 = JTSC_PERM_ALPHA_LOG2 + 7,
+	JTSC_SPEC_RUN_CUTOFF = JTSC_RUN_CUTOFF(JTSC_PRED_ALPHA_LOG2, JTSC_SPEC_CREDIT),
+	JTSC_SPEC_RUN_PERM_CUTOFF = JTSC_RUN_CUTOFF(JTSC_PRED_PERM_ALPHA_LOG2, JTSC_SPEC_CREDIT),
+	JTSC_TIMER_RUN_CUTOFF = JTSC_RUN_CUTOFF(JTSC_PRED_ALPHA_LOG2, JTSC_TIMER_CREDIT),
+	JTSC_TIMER_RUN_PERM_CUTOFF = JTSC_RUN_CUTOFF(JTSC_PRED_PERM_ALPHA_LOG2, JTSC_TIMER_CREDIT),
+
+	/*
+	 * SP 800-90B 4.4.2, Adaptive Proportion Test, and the predictor hit
+	 * counts: C = 1 + CRITBINOM(W, 2^-H, 1 - alpha), the smallest count
+	 * whose binomial CDF reaches 1 - alpha. The binomial quantile has no
+	 * closed form; these values are computed exactly by
 	 * harness/measure/check-cutoffs.py, which make check runs.
-	 * Speculative: W = 1024, H = 0.078125, p = 2^-0.078125 = 0.9473.
+	 * Speculative and timer: H = 0.5, p = 2^-0.5 = 0.7071.
 	 */
-	JTSC_SPEC_APT_CUTOFF = 1008,		/* alpha = 2^-30 */
-	JTSC_SPEC_APT_PERM_CUTOFF = 1020,	/* alpha = 2^-60 */
-	/* Timer: W = 512, H = 0.5, p = 2^-0.5 = 0.7071. */
-	JTSC_TIMER_APT_CUTOFF = 422,		/* alpha = 2^-30 */
-	JTSC_TIMER_APT_PERM_CUTOFF = 447,	/* alpha = 2^-60 */
-
-	/* SP 800-90B 4.3 (9): the startup test covers 1024 samples. */
-	JTSC_STARTUP_SAMPLES = 1024,
+	JTSC_SPEC_APT_CUTOFF = 422,		/* W = 512, alpha = 2^-30 */
+	JTSC_SPEC_APT_PERM_CUTOFF = 447,	/* W = 512, alpha = 2^-60 */
+	JTSC_SPEC_HITS_CUTOFF = 3091,		/* W = 4096, alpha = 2^-37 */
+	JTSC_SPEC_HITS_PERM_CUTOFF = 3162,	/* W = 4096, alpha = 2^-67 */
+	JTSC_TIMER_APT_CUTOFF = 422,
+	JTSC_TIMER_APT_PERM_CUTOFF = 447,
+	JTSC_TIMER_HITS_CUTOFF = 3091,
+	JTSC_TIMER_HITS_PERM_CUTOFF = 3162,
 
 	/*
 	 * Intermittent failures without a passed startup test in between
@@ -163,16 +195,16 @@ enum {
 	JTSC_MAX_INTERMITTENT = 3,
 
 	/*
-	 * Output: one BLAKE2s block, fed twice as much credited entropy as
-	 * it emits, so that it is full entropy even if the conditioner were
-	 * to lose up to half of its input's entropy.
+	 * Output: one SHA-256 block, a conditioning function SP 800-90B
+	 * 3.1.5.1.1 lists as vetted, fed twice as much credited entropy as
+	 * it emits, which 3.1.5.1.2 takes as full entropy out.
 	 */
-	JTSC_BLOCK_SIZE = BLAKE2S_HASH_SIZE,
+	JTSC_BLOCK_SIZE = SHA256_DIGEST_SIZE,
 	JTSC_OVERSAMPLE = 2,
 	JTSC_BLOCK_CREDIT = (JTSC_BLOCK_SIZE * 8 * JTSC_OVERSAMPLE) << JTSC_ENTROPY_SHIFT,
 
 	/* Largest request of jitter_tsc_pull(), in words. */
-	JTSC_PULL_MAX_WORDS = 32,
+	JTSC_PULL_MAX_WORDS = JITTER_TSC_PULL_MAX / sizeof(u64),
 
 	/*
 	 * Runtime verification of the cycle counter: 16 batches of 64 reads.
@@ -184,8 +216,6 @@ enum {
 	JTSC_VERIFY_READS = JTSC_VERIFY_BATCHES * JTSC_VERIFY_BATCH_READS,
 	/* More than 90% identical reads: the counter is stuck. */
 	JTSC_VERIFY_MAX_STUCK = JTSC_VERIFY_READS * 9 / 10,
-	/* All deltas multiples of this or more: the counter is coarse. */
-	JTSC_VERIFY_MAX_GRANULE = 16,
 	/*
 	 * Reading it costs more than this: it is trapped by a hypervisor.
 	 * RDTSC takes tens of nanoseconds natively and about 50 ns under QEMU
@@ -194,71 +224,99 @@ enum {
 	JTSC_VERIFY_MAX_READ_NS = 1000,
 };
 
+VISIBLE_IF_KUNIT int jtsc_spec_collect(u8 *samples, unsigned int n, void *mem);
+VISIBLE_IF_KUNIT int jtsc_timer_collect(u8 *samples, unsigned int n, void *mem);
+
 const struct jtsc_health_params jtsc_params[JTSC_NR_SOURCES] = {
 	[JTSC_SRC_SPEC] = {
 		.name = "speculative",
 		.credit = JTSC_SPEC_CREDIT,
 		.samples_per_word = JTSC_SPEC_SAMPLES_PER_WORD,
-		.window = JTSC_SPEC_WINDOW,
 		.rct_cutoff = JTSC_SPEC_RCT_CUTOFF,
 		.rct_perm_cutoff = JTSC_SPEC_RCT_PERM_CUTOFF,
 		.apt_cutoff = JTSC_SPEC_APT_CUTOFF,
 		.apt_perm_cutoff = JTSC_SPEC_APT_PERM_CUTOFF,
-		.startup_samples = JTSC_STARTUP_SAMPLES,
+		.run_cutoff = JTSC_SPEC_RUN_CUTOFF,
+		.run_perm_cutoff = JTSC_SPEC_RUN_PERM_CUTOFF,
+		.hits_cutoff = JTSC_SPEC_HITS_CUTOFF,
+		.hits_perm_cutoff = JTSC_SPEC_HITS_PERM_CUTOFF,
+		.collect = jtsc_spec_collect,
 	},
 	[JTSC_SRC_TIMER] = {
 		.name = "timer",
 		.credit = JTSC_TIMER_CREDIT,
 		.samples_per_word = JTSC_TIMER_SAMPLES_PER_WORD,
-		.window = JTSC_TIMER_WINDOW,
 		.rct_cutoff = JTSC_TIMER_RCT_CUTOFF,
 		.rct_perm_cutoff = JTSC_TIMER_RCT_PERM_CUTOFF,
 		.apt_cutoff = JTSC_TIMER_APT_CUTOFF,
 		.apt_perm_cutoff = JTSC_TIMER_APT_PERM_CUTOFF,
-		.startup_samples = JTSC_STARTUP_SAMPLES,
+		.run_cutoff = JTSC_TIMER_RUN_CUTOFF,
+		.run_perm_cutoff = JTSC_TIMER_RUN_PERM_CUTOFF,
+		.hits_cutoff = JTSC_TIMER_HITS_CUTOFF,
+		.hits_perm_cutoff = JTSC_TIMER_HITS_PERM_CUTOFF,
+		.collect = jtsc_timer_collect,
 	},
 };
 EXPORT_SYMBOL_IF_KUNIT(jtsc_params);
 
-/* Entropy of one pool word of @src, in 1/64 bit. */
-#define JTSC_WORD_CREDIT(src) \
-	((src) == JTSC_SRC_SPEC ? JTSC_SPEC_CREDIT * JTSC_SPEC_SAMPLES_PER_WORD : \
-				  JTSC_TIMER_CREDIT * JTSC_TIMER_SAMPLES_PER_WORD)
-/* Pool words per output block, and per APT window. */
-#define JTSC_BLOCK_WORDS(src) DIV_ROUND_UP(JTSC_BLOCK_CREDIT, JTSC_WORD_CREDIT(src))
-#define JTSC_WINDOW_WORDS(src) \
-	((src) == JTSC_SRC_SPEC ? JTSC_SPEC_WINDOW / JTSC_SPEC_SAMPLES_PER_WORD : \
-				  JTSC_TIMER_WINDOW / JTSC_TIMER_SAMPLES_PER_WORD)
+/* Entropy of one pool word of @src, in 1/256 bit. */
+#define JTSC_WORD_CREDIT(src) (jtsc_params[src].credit * jtsc_params[src].samples_per_word)
 
-/*
- * The pool must hold a block's worth of released words plus the words of
- * the window still open, and windows must end on word boundaries so that a
- * word is released whole.
- */
-static_assert(JTSC_BLOCK_WORDS(JTSC_SRC_SPEC) + JTSC_WINDOW_WORDS(JTSC_SRC_SPEC) <=
-	      JTSC_POOL_WORDS);
-static_assert(JTSC_BLOCK_WORDS(JTSC_SRC_TIMER) + JTSC_WINDOW_WORDS(JTSC_SRC_TIMER) <=
-	      JTSC_POOL_WORDS);
-static_assert(JTSC_PULL_MAX_WORDS + JTSC_WINDOW_WORDS(JTSC_SRC_SPEC) <= JTSC_POOL_WORDS);
-static_assert(JTSC_PULL_MAX_WORDS + JTSC_WINDOW_WORDS(JTSC_SRC_TIMER) <= JTSC_POOL_WORDS);
-static_assert(JTSC_SPEC_WINDOW % JTSC_SPEC_SAMPLES_PER_WORD == 0);
-static_assert(JTSC_SPEC_BATCH_WORDS <= JTSC_RAW_MAX);
-static_assert(JTSC_TIMER_WINDOW % JTSC_TIMER_SAMPLES_PER_WORD == 0);
-static_assert(JTSC_SPEC_APT_PERM_CUTOFF <= JTSC_SPEC_WINDOW);
-static_assert(JTSC_TIMER_APT_PERM_CUTOFF <= JTSC_TIMER_WINDOW);
+#define JTSC_CHECK_SOURCE(s)							\
+	static_assert(JTSC_##s##_CREDIT * JTSC_##s##_SAMPLES_PER_WORD <=		\
+		      JTSC_MAX_WORD_CREDIT);						\
+	static_assert(JTSC_PRED_WINDOW % JTSC_##s##_SAMPLES_PER_WORD == 0);	\
+	static_assert(JTSC_BATCH % JTSC_##s##_SAMPLES_PER_WORD == 0);		\
+	static_assert(JTSC_##s##_SAMPLES_PER_WORD % sizeof(u64) == 0);		\
+	static_assert(JTSC_##s##_APT_PERM_CUTOFF <= JTSC_APT_WINDOW);		\
+	static_assert(JTSC_##s##_HITS_PERM_CUTOFF <= JTSC_PRED_WINDOW);		\
+	static_assert(JTSC_##s##_RUN_PERM_CUTOFF <= U16_MAX);			\
+	/* a block, a window pending and a run and a lag held back fit */	\
+	static_assert(DIV_ROUND_UP(JTSC_BLOCK_CREDIT,					\
+				   JTSC_##s##_CREDIT * JTSC_##s##_SAMPLES_PER_WORD) +	\
+		      JTSC_PRED_WINDOW / JTSC_##s##_SAMPLES_PER_WORD +		\
+		      DIV_ROUND_UP(JTSC_##s##_RUN_PERM_CUTOFF + JTSC_MAX_LAG,	\
+				   JTSC_##s##_SAMPLES_PER_WORD) <= JTSC_POOL_WORDS);	\
+	static_assert(JTSC_PULL_MAX_WORDS +						\
+		      JTSC_PRED_WINDOW / JTSC_##s##_SAMPLES_PER_WORD +		\
+		      DIV_ROUND_UP(JTSC_##s##_RUN_PERM_CUTOFF + JTSC_MAX_LAG,	\
+				   JTSC_##s##_SAMPLES_PER_WORD) <= JTSC_POOL_WORDS)
+
+JTSC_CHECK_SOURCE(SPEC);
+JTSC_CHECK_SOURCE(TIMER);
+static_assert(JTSC_PRED_WINDOW % JTSC_APT_WINDOW == 0);
+static_assert(JTSC_PRED_WINDOW % JTSC_BATCH == 0);
+static_assert(JTSC_PRED_WINDOW <= U16_MAX);
+static_assert((JTSC_MAX_LAG & (JTSC_MAX_LAG - 1)) == 0);
 
 /*********************************************************************
  *
  * Health tests
  *
- * SP 800-90B section 4.4 on raw samples, before folding, always on.
- * These are pure functions of the sample stream, so that the KUnit suite
- * can drive them with scripted streams.
+ * On raw samples, before folding, always on, for both collectors alike:
  *
- * An intermittent failure (a cutoff for alpha = 2^-30) does not reset the
- * counts: a run or a window that goes on can still reach the cutoff for
- * alpha = 2^-60 and become a permanent failure. It restarts the startup
- * test, so no output is made until 1024 further samples have passed.
+ *   - SP 800-90B 4.4.1, the Repetition Count Test, on the samples;
+ *   - SP 800-90B 4.4.2, the Adaptive Proportion Test, W = 512;
+ *   - a determinism test that the two above cannot replace at a low
+ *     credit: 65 predictors, each of which guesses every sample from the
+ *     ones before it. Predictor 0 is the stuck test of jent_stuck() in
+ *     crypto/jitterentropy.c: it guesses that the counter's third
+ *     difference is zero, which a counter that stands still (first
+ *     difference zero), that steps by a fixed amount (second difference
+ *     zero) or whose step grows by a fixed amount (third difference
+ *     zero) all make true from their third sample on. Predictor L, for
+ *     L = 1..64, guesses that a sample repeats the one L samples back,
+ *     which a periodic delta stream of period up to 64, an alternating
+ *     one included, makes true. A run of hits of any predictor, and its
+ *     hits over a window of JTSC_PRED_WINDOW samples, have cutoffs
+ *     derived from the credit as the RCT's and the APT's are.
+ *
+ * These are pure functions of the sample stream, so that the KUnit suite
+ * can drive them with scripted streams. An intermittent failure (a cutoff
+ * for alpha = 2^-30) does not reset the counts: a run or a window that
+ * goes on can still reach the cutoff for alpha = 2^-60 and become a
+ * permanent failure. It restarts the startup test, so no output is made
+ * until JTSC_STARTUP_SAMPLES further samples have passed.
  *
  *********************************************************************/
 
@@ -268,7 +326,7 @@ static_assert(JTSC_TIMER_APT_PERM_CUTOFF <= JTSC_TIMER_WINDOW);
  * @params: the collector's parameters
  *
  * The state starts in the startup test: jtsc_health_started() is false
- * until @params->startup_samples samples have passed.
+ * until JTSC_STARTUP_SAMPLES samples have passed.
  *
  * Context: Any context.
  */
@@ -277,15 +335,67 @@ VISIBLE_IF_KUNIT void jtsc_health_init(struct jtsc_health *h,
 {
 	*h = (struct jtsc_health){
 		.params = params,
-		.startup_left = params->startup_samples,
+		.startup_left = JTSC_STARTUP_SAMPLES,
 	};
 }
 EXPORT_SYMBOL_IF_KUNIT(jtsc_health_init);
 
+/* The verdict on a count that has just grown to @count. */
+static enum jtsc_health_result jtsc_cutoff(unsigned int count, unsigned int cutoff,
+					   unsigned int perm_cutoff)
+{
+	if (unlikely(count == perm_cutoff))
+		return JTSC_HEALTH_PERMANENT;
+	if (unlikely(count == cutoff))
+		return JTSC_HEALTH_INTERMITTENT;
+	return JTSC_HEALTH_OK;
+}
+
+/* A predictor's guess for the current sample was right: count the hit. */
+static enum jtsc_health_result jtsc_predictor_hit(struct jtsc_health *h, unsigned int k)
+{
+	const struct jtsc_health_params *p = h->params;
+
+	h->run[k]++;
+	h->hits[k]++;
+	return max(jtsc_cutoff(h->run[k], p->run_cutoff, p->run_perm_cutoff),
+		   jtsc_cutoff(h->hits[k], p->hits_cutoff, p->hits_perm_cutoff));
+}
+
+/*
+ * Bit L - 1 set for each lag L whose predictor guesses @sample right: the
+ * bytes of the history that equal it, eight lags a word. The zero-byte
+ * test is the exact one (no false positives across bytes).
+ */
+static u64 jtsc_lag_hits(const struct jtsc_health *h, u8 sample)
+{
+	const u64 low7 = 0x7f7f7f7f7f7f7f7fULL;
+	u64 hits = 0, x, zero;
+	unsigned int w;
+
+	for (w = 0; w < ARRAY_SIZE(h->hist); w++) {
+		x = h->hist[w] ^ (sample * 0x0101010101010101ULL);
+		zero = ~(((x & low7) + low7) | x | low7);
+		/* Gather the top bit of byte k into bit k of the top byte. */
+		hits |= ((zero * 0x0002040810204081ULL) >> 56) << (8 * w);
+	}
+	return h->seen >= JTSC_MAX_LAG ? hits : hits & (BIT_ULL(h->seen) - 1);
+}
+
+/* Shift @sample into the history: byte k of it is the sample at lag k + 1. */
+static void jtsc_lag_push(struct jtsc_health *h, u8 sample)
+{
+	unsigned int w;
+
+	for (w = ARRAY_SIZE(h->hist) - 1; w > 0; w--)
+		h->hist[w] = h->hist[w] << 8 | h->hist[w - 1] >> 56;
+	h->hist[0] = h->hist[0] << 8 | sample;
+}
+
 /**
  * jtsc_health_sample() - Run the health tests over one raw sample
  * @h: health-test state
- * @sample: the raw sample (a bit, or a cycle-counter delta)
+ * @sample: the raw sample, the low byte of a cycle-counter delta
  *
  * Context: Any context.
  * Return: JTSC_HEALTH_OK, JTSC_HEALTH_INTERMITTENT when a cutoff for
@@ -294,20 +404,20 @@ EXPORT_SYMBOL_IF_KUNIT(jtsc_health_init);
  * out.
  */
 VISIBLE_IF_KUNIT enum jtsc_health_result jtsc_health_sample(struct jtsc_health *h,
-							    u64 sample)
+							    u8 sample)
 {
 	const struct jtsc_health_params *p = h->params;
 	enum jtsc_health_result res = JTSC_HEALTH_OK;
+	u8 last = h->hist[0] & 0xff;
+	u8 d2 = sample - last;
+	u64 hit, ended;
+	unsigned int k;
 
 	/* SP 800-90B 4.4.1: count identical consecutive samples. */
-	if (h->rct_run && sample == h->rct_value) {
+	if (h->seen && sample == last) {
 		h->rct_run++;
-		if (h->rct_run == p->rct_perm_cutoff)
-			res = JTSC_HEALTH_PERMANENT;
-		else if (h->rct_run == p->rct_cutoff)
-			res = JTSC_HEALTH_INTERMITTENT;
+		res = jtsc_cutoff(h->rct_run, p->rct_cutoff, p->rct_perm_cutoff);
 	} else {
-		h->rct_value = sample;
 		h->rct_run = 1;
 	}
 
@@ -320,13 +430,43 @@ VISIBLE_IF_KUNIT enum jtsc_health_result jtsc_health_sample(struct jtsc_health *
 		h->apt_count = 1;
 	} else if (sample == h->apt_value) {
 		h->apt_count++;
-		if (h->apt_count == p->apt_perm_cutoff)
-			res = JTSC_HEALTH_PERMANENT;
-		else if (h->apt_count == p->apt_cutoff && res == JTSC_HEALTH_OK)
-			res = JTSC_HEALTH_INTERMITTENT;
+		res = max(res, jtsc_cutoff(h->apt_count, p->apt_cutoff, p->apt_perm_cutoff));
 	}
-	if (++h->apt_seen == p->window)
+	if (++h->apt_seen == JTSC_APT_WINDOW)
 		h->apt_seen = 0;
+
+	/*
+	 * The determinism test: predictor 0 (stuck) in bit 0, lag L in bit
+	 * L. Only the predictors that hit, or whose run just ended, cost
+	 * anything.
+	 */
+	hit = (u64)(h->seen >= 2 && d2 == h->d2) | jtsc_lag_hits(h, sample) << 1;
+	ended = h->running & ~hit;
+	while (ended) {
+		k = __ffs64(ended);
+		ended &= ended - 1;
+		h->run[k] = 0;
+	}
+	h->running = hit;
+	/* Lag 64 is bit 64, beyond the mask: handled on its own. */
+	if (h->seen >= JTSC_MAX_LAG && sample == h->hist[ARRAY_SIZE(h->hist) - 1] >> 56)
+		res = max(res, jtsc_predictor_hit(h, JTSC_MAX_LAG));
+	else
+		h->run[JTSC_MAX_LAG] = 0;
+	while (hit) {
+		k = __ffs64(hit);
+		hit &= hit - 1;
+		res = max(res, jtsc_predictor_hit(h, k));
+	}
+	if (++h->pred_seen == JTSC_PRED_WINDOW) {
+		h->pred_seen = 0;
+		memset(h->hits, 0, sizeof(h->hits));
+	}
+
+	jtsc_lag_push(h, sample);
+	h->d2 = d2;
+	if (h->seen < JTSC_MAX_LAG)
+		h->seen++;
 
 	if (likely(res == JTSC_HEALTH_OK)) {
 		if (unlikely(h->startup_left) && !--h->startup_left)
@@ -334,131 +474,35 @@ VISIBLE_IF_KUNIT enum jtsc_health_result jtsc_health_sample(struct jtsc_health *
 		return JTSC_HEALTH_OK;
 	}
 
-	h->startup_left = p->startup_samples;
+	h->startup_left = JTSC_STARTUP_SAMPLES;
 	if (res == JTSC_HEALTH_INTERMITTENT && ++h->failures >= JTSC_MAX_INTERMITTENT)
 		res = JTSC_HEALTH_PERMANENT;
 	return res;
 }
 EXPORT_SYMBOL_IF_KUNIT(jtsc_health_sample);
 
-/* Bits i of @x that start a run of at least @len ones in @x. */
-static u64 jtsc_runs_at_least(u64 x, unsigned int len)
-{
-	unsigned int have = 1, step;
-
-	if (len > 64)
-		return 0;
-	while (x && have < len) {
-		step = min(have, len - have);
-		x &= x >> step;
-		have += step;
-	}
-	return x;
-}
-
-/* Count a crossing of the cutoffs by a count going from @old to @new. */
-static void jtsc_crossing(unsigned int old, unsigned int new, unsigned int cutoff,
-			  unsigned int perm_cutoff, unsigned int *fails, bool *perm)
-{
-	if (old < perm_cutoff && new >= perm_cutoff)
-		*perm = true;
-	else if (old < cutoff && new >= cutoff)
-		(*fails)++;
-}
-
-/*
- * The same tests over 64 binary samples at once, for a window that starts
- * on a word boundary. Runs and window counts are found with word
- * operations; each cutoff crossed inside the word counts as one failure,
- * as sample by sample. It is stricter in two rare cases only: both tests
- * crossing a cutoff at the same sample count as two failures, and after a
- * failure the startup test restarts at the end of the word rather than at
- * the failing sample.
- */
-static enum jtsc_health_result jtsc_health_word(struct jtsc_health *h, u64 w)
-{
-	const struct jtsc_health_params *p = h->params;
-	unsigned int fails = 0, old, n, matches;
-	bool perm = false;
-	u64 v, x, m;
-
-	/* SP 800-90B 4.4.1: first the run the word continues... */
-	v = h->rct_run ? h->rct_value : (w & 1);
-	x = v ? ~w : w;
-	n = x ? __ffs64(x) : 64;
-	old = h->rct_run;
-	jtsc_crossing(old, old + n, p->rct_cutoff, p->rct_perm_cutoff, &fails, &perm);
-	if (n == 64) {
-		h->rct_value = v;
-		h->rct_run = old + n;
-	} else {
-		/* ...then the runs that start inside it, the last one included. */
-		x = ~0ULL << n;
-		m = jtsc_runs_at_least(w & x, p->rct_cutoff) |
-		    jtsc_runs_at_least(~w & x, p->rct_cutoff);
-		fails += hweight64(m & ~(m << 1));
-		if (jtsc_runs_at_least(w & x, p->rct_perm_cutoff) |
-		    jtsc_runs_at_least(~w & x, p->rct_perm_cutoff))
-			perm = true;
-		h->rct_value = w >> 63;
-		x = h->rct_value ? ~w : w;
-		h->rct_run = 64 - fls64(x);
-	}
-
-	/* SP 800-90B 4.4.2 */
-	if (!h->apt_seen) {
-		h->apt_value = w & 1;
-		h->apt_count = 0;
-	}
-	matches = hweight64(w);
-	if (!h->apt_value)
-		matches = 64 - matches;
-	old = h->apt_count;
-	h->apt_count += matches;
-	jtsc_crossing(old, h->apt_count, p->apt_cutoff, p->apt_perm_cutoff, &fails, &perm);
-	h->apt_seen = (h->apt_seen + 64) % p->window;
-
-	if (likely(!fails && !perm)) {
-		if (unlikely(h->startup_left)) {
-			h->startup_left -= min(h->startup_left, 64U);
-			if (!h->startup_left)
-				h->failures = 0;
-		}
-		return JTSC_HEALTH_OK;
-	}
-	h->startup_left = p->startup_samples;
-	h->failures += fails;
-	if (perm || h->failures >= JTSC_MAX_INTERMITTENT)
-		return JTSC_HEALTH_PERMANENT;
-	return JTSC_HEALTH_INTERMITTENT;
-}
-
 /**
- * jtsc_health_bits() - Run the health tests over binary raw samples
+ * jtsc_health_hold() - Samples at the end that a run still going takes in
  * @h: health-test state
- * @bits: the samples, one per bit, bit 0 first
- * @nbits: number of samples in @bits, at most 64
  *
- * Every sample is tested, even after a failure, so that the windows stay
- * aligned with the words the samples came in.
+ * A run of identical samples, or of hits of one predictor, that is still
+ * going may yet reach its cutoff; none of its samples may be released
+ * before it ends, or the first part of a failing run that straddles a
+ * window boundary would be credited.
  *
  * Context: Any context.
- * Return: the most severe result over the @nbits samples.
+ * Return: the length of the longest such run, 0 if there is none.
  */
-VISIBLE_IF_KUNIT enum jtsc_health_result jtsc_health_bits(struct jtsc_health *h,
-							  u64 bits, unsigned int nbits)
+VISIBLE_IF_KUNIT unsigned int jtsc_health_hold(const struct jtsc_health *h)
 {
-	enum jtsc_health_result res = JTSC_HEALTH_OK;
-	unsigned int i;
+	unsigned int hold = h->rct_run > 1 ? h->rct_run : 0;
+	unsigned int k;
 
-	if (nbits == 64 && !(h->apt_seen % 64) && !(h->params->window % 64))
-		return jtsc_health_word(h, bits);
-
-	for (i = 0; i < nbits; i++)
-		res = max(res, jtsc_health_sample(h, (bits >> i) & 1));
-	return res;
+	for (k = 0; k < JTSC_NR_PREDICTORS; k++)
+		hold = max_t(unsigned int, hold, h->run[k]);
+	return hold;
 }
-EXPORT_SYMBOL_IF_KUNIT(jtsc_health_bits);
+EXPORT_SYMBOL_IF_KUNIT(jtsc_health_hold);
 
 /*********************************************************************
  *
@@ -467,10 +511,13 @@ EXPORT_SYMBOL_IF_KUNIT(jtsc_health_bits);
  * A 64-bit Fibonacci LFSR with the primitive polynomial
  * x^64 + x^61 + x^56 + x^31 + x^28 + x^23 + 1, shifting left, so the taps
  * sit at bits 63, 60, 55, 30, 27 and 22. Each step injects one input bit
- * into the feedback, so every bit of every raw word reaches the state.
- * The map from input to state is linear and, for a fixed start state,
- * bijective on 64-bit words: folding neither creates nor destroys entropy,
- * it only spreads it over the word.
+ * into the feedback, so every bit of every sample reaches the state. The
+ * map from one 64-bit input to the state is linear and, for a fixed start
+ * state, bijective. A pool word folds JTSC_*_SAMPLES_PER_WORD samples, eight
+ * inputs of eight samples, and carries at most JTSC_MAX_WORD_CREDIT: half
+ * of what its 64 bits can hold, as margin for what a linear compression may
+ * lose. Folding is not conditioning: the crypto_rng output is SHA-256 over
+ * pool words, and random.c mixes them into its input pool.
  *
  *********************************************************************/
 
@@ -512,11 +559,12 @@ EXPORT_SYMBOL_IF_KUNIT(jtsc_lfsr_fold);
  *
  * Collectors
  *
- * The speculative collector lives in arch/x86/kernel/tsc.c; here it is
- * wrapped so that the KUnit suite can replace it. The stack-timer
- * collector follows try_to_generate_entropy() in drivers/char/random.c.
- * Before either is trusted, the cycle counter is checked and each
- * collector passes the startup test.
+ * The speculative collector's loop lives in arch/x86 (asm/tsc_jitter.h);
+ * here it is wrapped so that the KUnit suite can replace it. The
+ * stack-timer collector follows try_to_generate_entropy() in
+ * drivers/char/random.c. Both store the low byte of each cycle-counter
+ * delta they measure. Before either is trusted, the cycle counter is
+ * checked and each collector passes the startup test.
  *
  *********************************************************************/
 
@@ -535,34 +583,42 @@ EXPORT_SYMBOL_IF_KUNIT(jtsc_read_counter);
 
 /**
  * jtsc_spec_collect() - Collect raw speculative samples
- * @words: where to store them, 64 raw samples per word
- * @nwords: number of words
+ * @samples: where to store them, one per byte
+ * @n: number of samples
+ * @mem: the collector's buffer of JTSC_SPEC_MEM_SIZE bytes
  *
  * Context: Any context.
  * Return: 0, or -ENODEV where there is no speculative collector.
  */
-VISIBLE_IF_KUNIT int jtsc_spec_collect(u64 *words, unsigned int nwords)
+VISIBLE_IF_KUNIT int jtsc_spec_collect(u8 *samples, unsigned int n, void *mem)
 {
-	KUNIT_STATIC_STUB_REDIRECT(jtsc_spec_collect, words, nwords);
-	return tsc_jitter_collect(words, nwords);
+	KUNIT_STATIC_STUB_REDIRECT(jtsc_spec_collect, samples, n, mem);
+	if (!mem)
+		return -ENODEV;
+	return tsc_jitter_collect(samples, n, mem);
 }
 EXPORT_SYMBOL_IF_KUNIT(jtsc_spec_collect);
 
+/*
+ * @touched is written by the callback and never read: the write is the
+ * point. It sits in the same cache line as the timer, on the collecting
+ * task's stack.
+ */
 struct jtsc_timer_state {
 	struct timer_list timer;
-	atomic_t fired;
+	atomic_t touched;
 };
 
 /*
- * The callback does nothing useful on purpose: the entropy is in when, on
- * the other CPU, it runs and pulls the cache line of the collecting task's
- * stack away, which the next cycle-counter delta measures.
+ * The entropy is in when, on the other CPU, the callback runs and pulls
+ * the cache line of the collecting task's stack away, which the next
+ * cycle-counter delta measures.
  */
 static void jtsc_timer_fn(struct timer_list *timer)
 {
 	struct jtsc_timer_state *state = from_timer(state, timer, timer);
 
-	atomic_inc(&state->fired);
+	atomic_inc(&state->touched);
 }
 
 /*
@@ -591,17 +647,19 @@ static int jtsc_next_timer_cpu(int cpu)
 
 /**
  * jtsc_timer_collect() - Collect raw stack-timer samples
- * @deltas: where to store the cycle-counter deltas
- * @ndeltas: number of deltas
+ * @samples: where to store them, one per byte
+ * @n: number of samples
+ * @mem: unused
  *
  * A timer on this stack is kept armed, on another CPU where there is one,
  * to expire at the next tick, while the loop calls schedule() and reads the
- * cycle counter. Each raw sample is the counter's advance over one pass.
+ * cycle counter. Each raw sample is the low byte of the counter's advance
+ * over one pass.
  *
  * Context: Process context; sleeps.
  * Return: 0.
  */
-VISIBLE_IF_KUNIT int jtsc_timer_collect(u64 *deltas, unsigned int ndeltas)
+VISIBLE_IF_KUNIT int jtsc_timer_collect(u8 *samples, unsigned int n, void *mem)
 {
 	u8 stack_bytes[sizeof(struct jtsc_timer_state) + SMP_CACHE_BYTES - 1];
 	struct jtsc_timer_state *stack = PTR_ALIGN((void *)stack_bytes, SMP_CACHE_BYTES);
@@ -609,12 +667,12 @@ VISIBLE_IF_KUNIT int jtsc_timer_collect(u64 *deltas, unsigned int ndeltas)
 	int cpu = -1;
 	u64 last, now;
 
-	KUNIT_STATIC_STUB_REDIRECT(jtsc_timer_collect, deltas, ndeltas);
+	KUNIT_STATIC_STUB_REDIRECT(jtsc_timer_collect, samples, n, mem);
 
-	atomic_set(&stack->fired, 0);
+	atomic_set(&stack->touched, 0);
 	timer_setup_on_stack(&stack->timer, jtsc_timer_fn, 0);
 	last = jtsc_read_counter();
-	for (i = 0; i < ndeltas; i++) {
+	for (i = 0; i < n; i++) {
 		/*
 		 * Re-arm only once the previous callback has finished, as
 		 * try_to_generate_entropy() does.
@@ -630,7 +688,7 @@ VISIBLE_IF_KUNIT int jtsc_timer_collect(u64 *deltas, unsigned int ndeltas)
 		}
 		schedule();
 		now = jtsc_read_counter();
-		deltas[i] = now - last;
+		samples[i] = (u8)(now - last);
 		last = now;
 	}
 	timer_shutdown_sync(&stack->timer);
@@ -643,8 +701,9 @@ EXPORT_SYMBOL_IF_KUNIT(jtsc_timer_collect);
  * jtsc_counter_check() - Check that the cycle counter is fit for sampling
  *
  * Reads the counter JTSC_VERIFY_READS times back to back, in batches. A
- * counter that mostly does not move, that only moves in steps of
- * JTSC_VERIFY_MAX_GRANULE or more, or that takes more than
+ * counter that mostly does not move, that moves in steps longer than it
+ * advances over one of its own reads on average (coarse: it cannot time
+ * its own read, let alone the jitter of a loop), or that takes more than
  * JTSC_VERIFY_MAX_READ_NS to read even in the fastest batch (trapped by a
  * hypervisor) is rejected with one log line saying why:
  * both collectors measure with it, so neither can be used.
@@ -654,14 +713,15 @@ EXPORT_SYMBOL_IF_KUNIT(jtsc_timer_collect);
  */
 VISIBLE_IF_KUNIT int jtsc_counter_check(void)
 {
-	u64 start, prev, now, ns, fastest = U64_MAX;
+	u64 start, first, prev, now, ns, fastest = U64_MAX;
 	unsigned int batch, i, stuck = 0;
 	unsigned long granule = 0;
 	const char *why = NULL;
 
 	KUNIT_STATIC_STUB_REDIRECT(jtsc_counter_check);
 
-	prev = jtsc_read_counter();
+	first = jtsc_read_counter();
+	prev = first;
 	for (batch = 0; batch < JTSC_VERIFY_BATCHES; batch++) {
 		start = local_clock();
 		for (i = 0; i < JTSC_VERIFY_BATCH_READS; i++) {
@@ -678,7 +738,7 @@ VISIBLE_IF_KUNIT int jtsc_counter_check(void)
 
 	if (stuck > JTSC_VERIFY_MAX_STUCK)
 		why = "stuck";
-	else if (granule >= JTSC_VERIFY_MAX_GRANULE)
+	else if ((u64)granule * JTSC_VERIFY_READS > prev - first)
 		why = "coarse";
 	else if (ns > JTSC_VERIFY_MAX_READ_NS)
 		why = "slow to read";
@@ -692,79 +752,39 @@ VISIBLE_IF_KUNIT int jtsc_counter_check(void)
 EXPORT_SYMBOL_IF_KUNIT(jtsc_counter_check);
 
 /*
- * Raw samples of @src from one call of its collector: a window's worth of
- * TSC words (each makes one pool word), so that per-call costs are paid
- * once a window, or the JTSC_TIMER_SAMPLES_PER_WORD deltas of one pool
- * word. Returns the number of u64 filled.
+ * One call of @src's collector for @rng: JTSC_BATCH raw samples into
+ * @rng->raw, counting them and, with the debugfs option, the time spent
+ * taking them: `make bench` divides one by the other for the rate that
+ * bounds throughput.
  */
-static int jtsc_collect_raw(enum jtsc_source src, u64 *raw)
-{
-	int ret;
-
-	if (src == JTSC_SRC_SPEC) {
-		ret = jtsc_spec_collect(raw, JTSC_SPEC_BATCH_WORDS);
-		return ret ?: JTSC_SPEC_BATCH_WORDS;
-	}
-	ret = jtsc_timer_collect(raw, JTSC_TIMER_SAMPLES_PER_WORD);
-	return ret ?: JTSC_TIMER_SAMPLES_PER_WORD;
-}
-
-/*
- * jtsc_collect_raw() for @rng, counting the samples and, with the debugfs
- * option, the time spent collecting them: `make bench` divides one by the
- * other for the rate that bounds throughput.
- */
-static int jtsc_collect_counted(struct jtsc_rng *rng, enum jtsc_source src, u64 *raw)
+static int jtsc_collect_counted(struct jtsc_rng *rng, enum jtsc_source src)
 {
 	bool timed = IS_ENABLED(CONFIG_CRYPTO_JITTER_TSC_DEBUGFS);
 	u64 t0 = timed ? local_clock() : 0;
-	int n = jtsc_collect_raw(src, raw);
+	int ret = jtsc_params[src].collect(rng->raw, JTSC_BATCH, rng->mem);
 
-	if (n < 0)
-		return n;
-	rng->stats[src].samples += n * (src == JTSC_SRC_SPEC ? 64 : 1);
+	if (ret)
+		return ret;
+	rng->stats[src].samples += JTSC_BATCH;
 	if (timed)
 		rng->stats[src].collect_ns += local_clock() - t0;
-	return n;
-}
-
-/* Health-test @n raw u64 of @src. */
-static enum jtsc_health_result jtsc_health_raw(struct jtsc_health *h,
-					       enum jtsc_source src,
-					       const u64 *raw, unsigned int n)
-{
-	enum jtsc_health_result res = JTSC_HEALTH_OK;
-	unsigned int i;
-
-	/* Test every sample, so that windows end on word boundaries. */
-	for (i = 0; i < n; i++) {
-		if (src == JTSC_SRC_SPEC)
-			res = max(res, jtsc_health_bits(h, raw[i], JTSC_SPEC_SAMPLES_PER_WORD));
-		else
-			res = max(res, jtsc_health_sample(h, raw[i]));
-	}
-	return res;
+	return 0;
 }
 
 #ifdef CONFIG_CRYPTO_JITTER_TSC_DEBUGFS
 /* The startup samples of the global instance, kept for debugfs. */
-static u64 jtsc_boot_spec[JTSC_STARTUP_SAMPLES / 64];
-static u64 jtsc_boot_timer[JTSC_STARTUP_SAMPLES / 4];
+static u8 jtsc_boot_raw[JTSC_NR_SOURCES][JTSC_STARTUP_SAMPLES];
 #endif
 
 static struct jtsc_rng jtsc_global;
 
-static void jtsc_capture_boot(struct jtsc_rng *rng, enum jtsc_source src,
-			      unsigned int at, const u64 *raw, unsigned int n)
+static void jtsc_capture_boot(struct jtsc_rng *rng, enum jtsc_source src, unsigned int at)
 {
 #ifdef CONFIG_CRYPTO_JITTER_TSC_DEBUGFS
-	u64 *dst = src == JTSC_SRC_SPEC ? jtsc_boot_spec : jtsc_boot_timer;
-	size_t max = src == JTSC_SRC_SPEC ? ARRAY_SIZE(jtsc_boot_spec) :
-					    ARRAY_SIZE(jtsc_boot_timer);
-
-	if (rng != &jtsc_global || at >= max)
+	if (rng != &jtsc_global || at >= JTSC_STARTUP_SAMPLES)
 		return;
-	memcpy(dst + at, raw, min_t(size_t, n, max - at) * sizeof(*raw));
+	memcpy(jtsc_boot_raw[src] + at, rng->raw,
+	       min(JTSC_BATCH, JTSC_STARTUP_SAMPLES - at));
 #endif
 }
 
@@ -772,27 +792,21 @@ static void jtsc_capture_boot(struct jtsc_rng *rng, enum jtsc_source src,
 static const char *jtsc_verify(struct jtsc_rng *rng, enum jtsc_source src)
 {
 	struct jtsc_health *h = &rng->health[src];
-	u64 raw[JTSC_RAW_MAX];
-	const char *why = NULL;
-	unsigned int at = 0;
-	int n;
+	enum jtsc_health_result res = JTSC_HEALTH_OK;
+	unsigned int at, i;
 
 	jtsc_health_init(h, &jtsc_params[src]);
-	while (!jtsc_health_started(h)) {
-		n = jtsc_collect_counted(rng, src, raw);
-		if (n < 0) {
-			why = "not available on this CPU";
+	for (at = 0; !jtsc_health_started(h); at += JTSC_BATCH) {
+		if (jtsc_collect_counted(rng, src))
+			return "not available on this CPU";
+		jtsc_capture_boot(rng, src, at);
+		for (i = 0; i < JTSC_BATCH; i++)
+			res = max(res, jtsc_health_sample(h, rng->raw[i]));
+		if (res != JTSC_HEALTH_OK)
 			break;
-		}
-		jtsc_capture_boot(rng, src, at, raw, n);
-		at += n;
-		if (jtsc_health_raw(h, src, raw, n) != JTSC_HEALTH_OK) {
-			why = "startup health test failed";
-			break;
-		}
 	}
-	memzero_explicit(raw, sizeof(raw));
-	return why;
+	memzero_explicit(rng->raw, sizeof(rng->raw));
+	return res == JTSC_HEALTH_OK ? NULL : "startup health test failed";
 }
 
 /*********************************************************************
@@ -800,13 +814,28 @@ static const char *jtsc_verify(struct jtsc_rng *rng, enum jtsc_source src)
  * The pool
  *
  * Folded words go into the pool as they are made, but count as tested
- * only when the APT window their samples belong to has closed without a
- * failure. Output draws on tested words only. Any failure wipes the whole
- * pool. All of it is under rng->lock, a mutex since the timer collector
- * sleeps; requests are served one block at a time so that many readers
- * take turns.
+ * only when the predictor window their samples belong to has closed
+ * without a failure, and only up to JTSC_MAX_LAG samples before the start
+ * of any run still going at that point (jtsc_health_hold()), or before the
+ * window's end if none is: the samples a run is predicted from are as
+ * suspect as the run. Output draws on tested words only. Any failure wipes
+ * the whole pool. All of it is under rng->lock, a mutex since the timer
+ * collector sleeps; requests are served one block at a time so that many
+ * readers take turns.
  *
  *********************************************************************/
+
+/*
+ * jtsc_credit() - The entropy of @words pool words of @src, in 1/256 bit
+ *
+ * The only place where entropy is credited: each word carries the samples
+ * it folds at the collector's per-sample credit, which the comments at
+ * JTSC_SPEC_CREDIT and JTSC_TIMER_CREDIT justify.
+ */
+static unsigned int jtsc_credit(enum jtsc_source src, unsigned int words)
+{
+	return words * JTSC_WORD_CREDIT(src);
+}
 
 static void jtsc_wipe(struct jtsc_rng *rng)
 {
@@ -836,45 +865,58 @@ static int __cold jtsc_failed(struct jtsc_rng *rng, enum jtsc_source src,
 }
 
 /*
- * Make pool words from one collection of raw samples: one from each TSC
- * word, or one from JTSC_TIMER_SAMPLES_PER_WORD deltas. Every sample is
- * tested, even after a failure, so that windows stay aligned with words;
- * no word is added after a failure. Called with rng->lock held.
+ * A predictor window closed: release its pending words, except the last
+ * ones that a run still going reaches into, and those holding the last
+ * JTSC_MAX_LAG samples: a run of lag L is predicted from the samples L
+ * back, so a stream that has just turned periodic is in no run yet during
+ * its first period. Those wait for a later window.
+ */
+static void jtsc_release(struct jtsc_rng *rng, const struct jtsc_health *h)
+{
+	unsigned int held = DIV_ROUND_UP(jtsc_health_hold(h) + JTSC_MAX_LAG,
+					 h->params->samples_per_word);
+
+	held = min(held, rng->pending);
+	rng->tested += rng->pending - held;
+	rng->pending = held;
+}
+
+/*
+ * Make pool words from one batch of raw samples. Every sample is tested,
+ * even after a failure, so that windows stay aligned with words; no word
+ * is added after a failure. Called with rng->lock held.
  */
 static int jtsc_add_words(struct jtsc_rng *rng)
 {
 	enum jtsc_source src = rng->active;
 	struct jtsc_health *h = &rng->health[src];
-	unsigned int per_word = src == JTSC_SRC_SPEC ? 1 : JTSC_TIMER_SAMPLES_PER_WORD;
+	unsigned int per_word = jtsc_params[src].samples_per_word;
 	enum jtsc_health_result res = JTSC_HEALTH_OK;
-	u64 raw[JTSC_RAW_MAX];
 	u64 lfsr = rng->lfsr;
-	int i, n, w;
+	unsigned int i, w;
 
-	n = jtsc_collect_counted(rng, src, raw);
-	if (n < 0)
+	if (jtsc_collect_counted(rng, src))
 		return jtsc_failed(rng, src, JTSC_HEALTH_PERMANENT);
 
-	for (w = 0; w < n; w += per_word) {
+	for (w = 0; w < JTSC_BATCH; w += per_word) {
 		bool started = jtsc_health_started(h);
 
-		res = max(res, jtsc_health_raw(h, src, raw + w, per_word));
+		for (i = w; i < w + per_word; i++)
+			res = max(res, jtsc_health_sample(h, rng->raw[i]));
 		if (res != JTSC_HEALTH_OK || !started)
 			continue;
 		if (WARN_ON_ONCE(rng->tested + rng->pending >= JTSC_POOL_WORDS)) {
 			res = JTSC_HEALTH_PERMANENT;
 			continue;
 		}
-		for (i = w; i < w + per_word; i++)
-			lfsr = jtsc_lfsr_fold(lfsr, raw[i], 64);
+		for (i = w; i < w + per_word; i += sizeof(u64))
+			lfsr = jtsc_lfsr_fold(lfsr, get_unaligned_le64(rng->raw + i), 64);
 		rng->pool[rng->tested + rng->pending++] = lfsr;
-		if (jtsc_health_window_closed(h)) {
-			rng->tested += rng->pending;
-			rng->pending = 0;
-		}
+		if (jtsc_health_window_closed(h))
+			jtsc_release(rng, h);
 	}
 	rng->lfsr = lfsr;
-	memzero_explicit(raw, n * sizeof(raw[0]));
+	memzero_explicit(rng->raw, sizeof(rng->raw));
 	memzero_explicit(&lfsr, sizeof(lfsr));
 	if (res != JTSC_HEALTH_OK)
 		return jtsc_failed(rng, src, res);
@@ -897,13 +939,12 @@ static int jtsc_fill(struct jtsc_rng *rng, unsigned int words)
 	return 0;
 }
 
-/* Drop the first @words tested words, crediting them to the stats. */
-static void jtsc_consume(struct jtsc_rng *rng, unsigned int words)
+/* Drop the first @words tested words, which carry @credit. */
+static void jtsc_consume(struct jtsc_rng *rng, unsigned int words, unsigned int credit)
 {
 	unsigned int left = rng->tested - words + rng->pending;
 
-	rng->stats[rng->active].credited +=
-		(words * JTSC_WORD_CREDIT(rng->active)) >> JTSC_ENTROPY_SHIFT;
+	rng->stats[rng->active].credited += credit;
 	memmove(rng->pool, rng->pool + words, left * sizeof(rng->pool[0]));
 	memzero_explicit(rng->pool + left, words * sizeof(rng->pool[0]));
 	rng->tested -= words;
@@ -915,7 +956,7 @@ static void jtsc_consume(struct jtsc_rng *rng, unsigned int words)
  * @dst: output buffer
  * @len: bytes to generate
  *
- * Each block of JTSC_BLOCK_SIZE bytes is BLAKE2s over tested pool words
+ * Each block of JTSC_BLOCK_SIZE bytes is SHA-256 over tested pool words
  * carrying JTSC_OVERSAMPLE times its size in credited entropy.
  *
  * Context: Process context; sleeps.
@@ -934,12 +975,11 @@ VISIBLE_IF_KUNIT int jtsc_rng_generate(struct jtsc_rng *rng, u8 *dst, unsigned i
 
 	while (done < len) {
 		mutex_lock(&rng->lock);
-		words = JTSC_BLOCK_WORDS(rng->active);
+		words = DIV_ROUND_UP(JTSC_BLOCK_CREDIT, JTSC_WORD_CREDIT(rng->active));
 		ret = jtsc_fill(rng, words);
 		if (!ret) {
-			blake2s(block, (const u8 *)rng->pool, NULL, sizeof(block),
-				words * sizeof(rng->pool[0]), 0);
-			jtsc_consume(rng, words);
+			sha256((const u8 *)rng->pool, words * sizeof(rng->pool[0]), block);
+			jtsc_consume(rng, words, jtsc_credit(rng->active, words));
 		}
 		mutex_unlock(&rng->lock);
 		if (ret)
@@ -963,10 +1003,10 @@ EXPORT_SYMBOL_IF_KUNIT(jtsc_rng_generate);
  * jtsc_rng_pull() - Take tested pool words and their entropy credit
  * @rng: the instance
  * @buf: where to store the words
- * @len: bytes wanted, a multiple of 8, at most 8 * JTSC_PULL_MAX_WORDS
+ * @len: bytes wanted, a multiple of 8, at most JITTER_TSC_PULL_MAX
  *
  * Context: Process context; sleeps.
- * Return: the whole bits of entropy credited to the data stored in @buf,
+ * Return: the entropy credited to the data stored in @buf, in 1/256 bit,
  * or -EINVAL, -EAGAIN or -EFAULT as for jtsc_rng_generate(), in which case
  * nothing is stored.
  */
@@ -982,8 +1022,8 @@ VISIBLE_IF_KUNIT int jtsc_rng_pull(struct jtsc_rng *rng, void *buf, size_t len)
 	ret = jtsc_fill(rng, words);
 	if (!ret) {
 		memcpy(buf, rng->pool, len);
-		ret = (words * JTSC_WORD_CREDIT(rng->active)) >> JTSC_ENTROPY_SHIFT;
-		jtsc_consume(rng, words);
+		ret = jtsc_credit(rng->active, words);
+		jtsc_consume(rng, words, ret);
 	}
 	mutex_unlock(&rng->lock);
 	return ret;
@@ -999,7 +1039,7 @@ EXPORT_SYMBOL_IF_KUNIT(jtsc_rng_pull);
  * Checks the cycle counter, then runs the startup test of each collector
  * asked for. A collector that fails is disabled with one log line saying
  * why. Output is drawn from the speculative collector when it passed,
- * since it is two orders of magnitude faster, else from the timer one.
+ * since it is the faster one, else from the timer one.
  *
  * Context: Process context; sleeps.
  * Return: 0, or -ENODEV if no collector passed.
@@ -1013,6 +1053,8 @@ VISIBLE_IF_KUNIT int jtsc_rng_init(struct jtsc_rng *rng, unsigned int collectors
 	rng->collectors = 0;
 	if (collectors && jtsc_counter_check())
 		return -ENODEV;
+	if (JTSC_SPEC_MEM_SIZE && (collectors & JTSC_COLLECT_SPEC))
+		rng->mem = kvzalloc(JTSC_SPEC_MEM_SIZE, GFP_KERNEL);
 	for (src = 0; src < JTSC_NR_SOURCES; src++) {
 		if (!(collectors & BIT(src)))
 			continue;
@@ -1022,6 +1064,10 @@ VISIBLE_IF_KUNIT int jtsc_rng_init(struct jtsc_rng *rng, unsigned int collectors
 			continue;
 		}
 		rng->collectors |= BIT(src);
+	}
+	if (!(rng->collectors & JTSC_COLLECT_SPEC)) {
+		kvfree(rng->mem);
+		rng->mem = NULL;
 	}
 	if (!rng->collectors)
 		return -ENODEV;
@@ -1039,6 +1085,7 @@ EXPORT_SYMBOL_IF_KUNIT(jtsc_rng_init);
 VISIBLE_IF_KUNIT void jtsc_rng_destroy(struct jtsc_rng *rng)
 {
 	mutex_destroy(&rng->lock);
+	kvfree(rng->mem);
 	memzero_explicit(rng, sizeof(*rng));
 }
 EXPORT_SYMBOL_IF_KUNIT(jtsc_rng_destroy);
@@ -1064,11 +1111,12 @@ MODULE_PARM_DESC(collectors, "Collectors to try: all (default), spec, timer or n
 /**
  * jitter_tsc_pull() - Take health-tested jitter and its entropy credit
  * @buf: where to store the data
- * @len: bytes wanted, a multiple of 8, at most 256
+ * @len: bytes wanted, a multiple of 8, at most JITTER_TSC_PULL_MAX
  *
  * For drivers/char/random.c before the crng is ready. The data is folded
  * raw samples that passed the health tests; it is not conditioned, which
- * is the input pool's job, and is credited at the per-sample rate.
+ * is the input pool's job, and is credited at the per-sample rate, in
+ * whole bits rounded down.
  *
  * Context: Process context; sleeps.
  * Return: the whole bits of entropy credited to @buf, or -EAGAIN if
@@ -1080,7 +1128,9 @@ int jitter_tsc_pull(void *buf, size_t len)
 	/* Pairs with the release in jtsc_mod_init(): the instance is set up. */
 	int status = smp_load_acquire(&jtsc_status);
 
-	return status ?: jtsc_rng_pull(&jtsc_global, buf, len);
+	int ret = status ?: jtsc_rng_pull(&jtsc_global, buf, len);
+
+	return ret < 0 ? ret : ret >> JTSC_ENTROPY_SHIFT;
 }
 #endif
 
@@ -1123,25 +1173,29 @@ static ssize_t jtsc_raw_read(struct file *file, char __user *ubuf, size_t count,
 			     loff_t *ppos)
 {
 	enum jtsc_source src = (uintptr_t)file->private_data;
-	size_t n = min_t(size_t, count, PAGE_SIZE) / sizeof(u64);
-	u64 *buf;
+	struct jtsc_rng *rng = &jtsc_global;
+	size_t n = min_t(size_t, count, PAGE_SIZE);
+	u8 *buf;
 	int ret;
 
-	if (!(jtsc_global.collectors & BIT(src)))
+	if (!(rng->collectors & BIT(src)))
 		return -ENODEV;
 	if (!n)
 		return -EINVAL;
-	buf = kmalloc_array(n, sizeof(u64), GFP_KERNEL);
+	buf = kmalloc(n, GFP_KERNEL);
 	if (!buf)
 		return -ENOMEM;
-	ret = src == JTSC_SRC_SPEC ? jtsc_spec_collect(buf, n) : jtsc_timer_collect(buf, n);
-	if (!ret && copy_to_user(ubuf, buf, n * sizeof(u64)))
+	/* The speculative collector's buffer is the instance's. */
+	mutex_lock(&rng->lock);
+	ret = jtsc_params[src].collect(buf, n, rng->mem);
+	mutex_unlock(&rng->lock);
+	if (!ret && copy_to_user(ubuf, buf, n))
 		ret = -EFAULT;
 	kfree_sensitive(buf);
 	if (ret)
 		return ret;
-	*ppos += n * sizeof(u64);
-	return n * sizeof(u64);
+	*ppos += n;
+	return n;
 }
 
 static const struct file_operations jtsc_raw_fops = {
@@ -1154,11 +1208,10 @@ static const struct file_operations jtsc_raw_fops = {
 static ssize_t jtsc_boot_read(struct file *file, char __user *ubuf, size_t count,
 			      loff_t *ppos)
 {
-	if (file->private_data == jtsc_boot_spec)
-		return simple_read_from_buffer(ubuf, count, ppos, jtsc_boot_spec,
-					       sizeof(jtsc_boot_spec));
-	return simple_read_from_buffer(ubuf, count, ppos, jtsc_boot_timer,
-				       sizeof(jtsc_boot_timer));
+	enum jtsc_source src = (uintptr_t)file->private_data;
+
+	return simple_read_from_buffer(ubuf, count, ppos, jtsc_boot_raw[src],
+				       sizeof(jtsc_boot_raw[src]));
 }
 
 static const struct file_operations jtsc_boot_fops = {
@@ -1180,13 +1233,14 @@ static int jtsc_stats_show(struct seq_file *m, void *v)
 		const char *name = jtsc_params[src].name;
 
 		seq_printf(m, "%s.enabled %d\n", name, !!(rng->collectors & BIT(src)));
-		seq_printf(m, "%s.credit_per_sample_64ths %u\n", name, jtsc_params[src].credit);
+		seq_printf(m, "%s.credit_per_sample_256ths %u\n", name, jtsc_params[src].credit);
 		seq_printf(m, "%s.samples %llu\n", name, rng->stats[src].samples);
 		seq_printf(m, "%s.collect_ns %llu\n", name, rng->stats[src].collect_ns);
 		seq_printf(m, "%s.intermittent_failures %llu\n", name,
 			   rng->stats[src].intermittent);
 		seq_printf(m, "%s.permanent_failures %llu\n", name, rng->stats[src].permanent);
-		seq_printf(m, "%s.bits_credited %llu\n", name, rng->stats[src].credited);
+		seq_printf(m, "%s.bits_credited %llu\n", name,
+			   rng->stats[src].credited >> JTSC_ENTROPY_SHIFT);
 	}
 	mutex_unlock(&rng->lock);
 	return 0;
@@ -1200,10 +1254,10 @@ static void jtsc_debugfs_init(void)
 			    (void *)(uintptr_t)JTSC_SRC_SPEC, &jtsc_raw_fops);
 	debugfs_create_file("timer_raw", 0400, jtsc_debugfs,
 			    (void *)(uintptr_t)JTSC_SRC_TIMER, &jtsc_raw_fops);
-	debugfs_create_file("boot_spec_raw", 0400, jtsc_debugfs, jtsc_boot_spec,
-			    &jtsc_boot_fops);
-	debugfs_create_file("boot_timer_raw", 0400, jtsc_debugfs, jtsc_boot_timer,
-			    &jtsc_boot_fops);
+	debugfs_create_file("boot_spec_raw", 0400, jtsc_debugfs,
+			    (void *)(uintptr_t)JTSC_SRC_SPEC, &jtsc_boot_fops);
+	debugfs_create_file("boot_timer_raw", 0400, jtsc_debugfs,
+			    (void *)(uintptr_t)JTSC_SRC_TIMER, &jtsc_boot_fops);
 	debugfs_create_file("stats", 0400, jtsc_debugfs, NULL, &jtsc_stats_fops);
 }
 
@@ -1246,7 +1300,7 @@ static int __init jtsc_mod_init(void)
 	jtsc_debugfs_init();
 	/* Publish the instance to jitter_tsc_pull() only once it is set up. */
 	smp_store_release(&jtsc_status, 0);
-	pr_info("ready, drawing on the %s collector at %u/64 bit per raw sample\n",
+	pr_info("ready, drawing on the %s collector at %u/256 bit per raw sample\n",
 		jtsc_params[jtsc_global.active].name, jtsc_params[jtsc_global.active].credit);
 	return 0;
 }

@@ -12,6 +12,9 @@
 #include <linux/errno.h>
 #include <linux/types.h>
 
+/* Largest request of jitter_tsc_pull(), in bytes. */
+#define JITTER_TSC_PULL_MAX	256
+
 #if IS_BUILTIN(CONFIG_CRYPTO_JITTER_TSC)
 int jitter_tsc_pull(void *buf, size_t len);
 #else

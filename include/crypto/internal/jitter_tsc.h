@@ -14,9 +14,12 @@
 
 /**
  * enum jtsc_source - The collectors jitter_tsc draws raw samples from
- * @JTSC_SRC_SPEC: speculative TSC collector, one bit per raw sample
- * @JTSC_SRC_TIMER: stack-timer collector, one cycle-counter delta per sample
+ * @JTSC_SRC_SPEC: speculative TSC collector (x86-64)
+ * @JTSC_SRC_TIMER: stack-timer collector (any cycle counter)
  * @JTSC_NR_SOURCES: number of collectors
+ *
+ * Both yield the same kind of raw sample: the low byte of a cycle-counter
+ * delta, one sample per byte.
  */
 enum jtsc_source {
 	JTSC_SRC_SPEC,
@@ -29,11 +32,19 @@ enum jtsc_source {
 #define JTSC_COLLECT_TIMER	BIT(JTSC_SRC_TIMER)
 #define JTSC_COLLECT_ALL	(JTSC_COLLECT_SPEC | JTSC_COLLECT_TIMER)
 
+/*
+ * The predictors of the determinism test: predictor 0 guesses that the
+ * counter's third difference is zero (the stuck test), predictor L, for L
+ * from 1 to JTSC_MAX_LAG, that a sample repeats the one L samples back.
+ */
+#define JTSC_MAX_LAG		64
+#define JTSC_NR_PREDICTORS	(JTSC_MAX_LAG + 1)
+
 /**
- * enum jtsc_health_result - Verdict of the SP 800-90B health tests
+ * enum jtsc_health_result - Verdict of the health tests
  * @JTSC_HEALTH_OK: no failure
  * @JTSC_HEALTH_INTERMITTENT: a cutoff for alpha = 2^-30 was reached; the
- *	samples of the current window are discarded and the startup test runs
+ *	samples not yet released are discarded and the startup test runs
  *	again before any further output
  * @JTSC_HEALTH_PERMANENT: a cutoff for alpha = 2^-60 was reached, or too
  *	many intermittent failures came in a row; the source is dead
@@ -47,56 +58,74 @@ enum jtsc_health_result {
 /**
  * struct jtsc_health_params - Health-test parameters of one collector
  * @name: collector name, for log messages
- * @credit: entropy credited per raw sample, in 1/64 bit
+ * @credit: min-entropy credited per raw sample, in 1/256 bit
  * @samples_per_word: raw samples folded into one pool word
- * @window: Adaptive Proportion Test window W (SP 800-90B 4.4.2)
  * @rct_cutoff: Repetition Count Test cutoff for alpha = 2^-30 (4.4.1)
  * @rct_perm_cutoff: Repetition Count Test cutoff for alpha = 2^-60
  * @apt_cutoff: Adaptive Proportion Test cutoff for alpha = 2^-30 (4.4.2)
  * @apt_perm_cutoff: Adaptive Proportion Test cutoff for alpha = 2^-60
- * @startup_samples: samples the startup test must pass (4.3, item 9)
+ * @run_cutoff: longest run of hits of any one predictor, alpha = 2^-30
+ * @run_perm_cutoff: the same for alpha = 2^-60
+ * @hits_cutoff: hits of any one predictor in a predictor window, 2^-30
+ * @hits_perm_cutoff: the same for alpha = 2^-60
+ * @collect: takes raw samples, one per byte; 0 or a negative errno
  */
 struct jtsc_health_params {
 	const char *name;
 	unsigned int credit;
 	unsigned int samples_per_word;
-	unsigned int window;
 	unsigned int rct_cutoff;
 	unsigned int rct_perm_cutoff;
 	unsigned int apt_cutoff;
 	unsigned int apt_perm_cutoff;
-	unsigned int startup_samples;
+	unsigned int run_cutoff;
+	unsigned int run_perm_cutoff;
+	unsigned int hits_cutoff;
+	unsigned int hits_perm_cutoff;
+	int (*collect)(u8 *samples, unsigned int n, void *mem);
 };
 
 /**
  * struct jtsc_health - Running state of the health tests of one collector
  * @params: the collector's parameters
- * @rct_value: last sample seen by the Repetition Count Test
+ * @seen: samples seen since jtsc_health_init(), up to JTSC_MAX_LAG
  * @rct_run: length of the current run of identical samples
  * @apt_value: first sample of the current Adaptive Proportion Test window
- * @apt_seen: samples seen in the current window, 0 when a window just closed
- * @apt_count: occurrences of @apt_value in the current window
+ * @apt_seen: samples seen in the current APT window
+ * @apt_count: occurrences of @apt_value in the current APT window
+ * @pred_seen: samples seen in the current predictor window
  * @startup_left: samples the startup test still has to see
  * @failures: intermittent failures since the last passed startup test
+ * @hist: the last JTSC_MAX_LAG samples, byte k the sample at lag k + 1
+ * @d2: the counter's last second difference (mod 256)
+ * @running: bit k set while predictor k (k < 64) has a run going
+ * @run: current run of consecutive hits of each predictor
+ * @hits: hits of each predictor in the current predictor window
  */
 struct jtsc_health {
 	const struct jtsc_health_params *params;
-	u64 rct_value;
+	unsigned int seen;
 	unsigned int rct_run;
-	u64 apt_value;
+	u8 apt_value;
 	unsigned int apt_seen;
 	unsigned int apt_count;
+	unsigned int pred_seen;
 	unsigned int startup_left;
 	unsigned int failures;
+	u64 hist[JTSC_MAX_LAG / 8];
+	u8 d2;
+	u64 running;
+	u16 run[JTSC_NR_PREDICTORS];
+	u16 hits[JTSC_NR_PREDICTORS];
 };
 
 /**
  * struct jtsc_stats - Counters of one collector, for debugfs and tests
  * @samples: raw samples taken
+ * @collect_ns: time spent taking @samples (with the debugfs option only)
  * @intermittent: intermittent health-test failures
  * @permanent: permanent health-test failures
- * @credited: bits of entropy credited to data handed out (whole bits)
- * @collect_ns: time spent taking @samples (with the debugfs option only)
+ * @credited: entropy credited to data handed out, in 1/256 bit
  */
 struct jtsc_stats {
 	u64 samples;
@@ -107,10 +136,13 @@ struct jtsc_stats {
 };
 
 /*
- * Pool words: one output block plus one APT window of pending words, for
- * the collector that needs most (speculative: 103 + 16).
+ * Pool words: one output block, plus a predictor window of pending words,
+ * plus the words a run still going at the end of a window holds back (see
+ * jtsc_health_hold()), for the collector that needs most.
  */
-#define JTSC_POOL_WORDS		120
+#define JTSC_POOL_WORDS		192
+/* Raw samples taken by one call of a collector. */
+#define JTSC_BATCH		512
 
 /**
  * struct jtsc_rng - One jitter_tsc instance
@@ -120,11 +152,13 @@ struct jtsc_stats {
  * @failed: a permanent health-test failure happened; sticky
  * @health: health-test state per collector
  * @stats: counters per collector
+ * @mem: the speculative collector's buffer, or NULL
  * @lfsr: state of the folding LFSR
- * @pool: folded words; the first @tested passed a full APT window, the
- *	@pending after them belong to the window still open
+ * @pool: folded words; the first @tested passed every test over their
+ *	whole predictor window, the @pending after them wait for theirs
  * @tested: words in @pool released for use
  * @pending: words in @pool waiting for their window to close
+ * @raw: raw samples of the current batch
  */
 struct jtsc_rng {
 	struct mutex lock; /* see above */
@@ -133,10 +167,12 @@ struct jtsc_rng {
 	bool failed;
 	struct jtsc_health health[JTSC_NR_SOURCES];
 	struct jtsc_stats stats[JTSC_NR_SOURCES];
+	u8 *mem;
 	u64 lfsr;
 	u64 pool[JTSC_POOL_WORDS];
 	unsigned int tested;
 	unsigned int pending;
+	u8 raw[JTSC_BATCH];
 };
 
 extern const struct jtsc_health_params jtsc_params[JTSC_NR_SOURCES];
@@ -144,14 +180,13 @@ extern const struct jtsc_health_params jtsc_params[JTSC_NR_SOURCES];
 #if IS_ENABLED(CONFIG_KUNIT)
 void jtsc_health_init(struct jtsc_health *h,
 		      const struct jtsc_health_params *params);
-enum jtsc_health_result jtsc_health_sample(struct jtsc_health *h, u64 sample);
-enum jtsc_health_result jtsc_health_bits(struct jtsc_health *h, u64 bits,
-					 unsigned int nbits);
+enum jtsc_health_result jtsc_health_sample(struct jtsc_health *h, u8 sample);
+unsigned int jtsc_health_hold(const struct jtsc_health *h);
 u64 jtsc_lfsr_fold(u64 state, u64 in, unsigned int nbits);
 u64 jtsc_read_counter(void);
 int jtsc_counter_check(void);
-int jtsc_spec_collect(u64 *words, unsigned int nwords);
-int jtsc_timer_collect(u64 *deltas, unsigned int ndeltas);
+int jtsc_spec_collect(u8 *samples, unsigned int n, void *mem);
+int jtsc_timer_collect(u8 *samples, unsigned int n, void *mem);
 int jtsc_rng_init(struct jtsc_rng *rng, unsigned int collectors);
 void jtsc_rng_destroy(struct jtsc_rng *rng);
 int jtsc_rng_generate(struct jtsc_rng *rng, u8 *dst, unsigned int len);
@@ -170,14 +205,18 @@ static inline bool jtsc_health_started(const struct jtsc_health *h)
 }
 
 /**
- * jtsc_health_window_closed() - Whether the last sample closed an APT window
+ * jtsc_health_window_closed() - Whether the last sample closed a window
  * @h: health-test state
  *
- * Return: true right after the last sample of a window passed the tests.
+ * Samples are released a predictor window at a time, which is a whole
+ * number of APT windows: when this is true, every test over the window
+ * that just closed has passed.
+ *
+ * Return: true right after the last sample of a predictor window.
  */
 static inline bool jtsc_health_window_closed(const struct jtsc_health *h)
 {
-	return !h->apt_seen;
+	return !h->pred_seen;
 }
 
 #endif /* _CRYPTO_INTERNAL_JITTER_TSC_H */
