@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
 """check-cutoffs.py - recompute every jitter_tsc health-test cutoff from SP 800-90B.
 
-Parses the jtsc_params[] initialisers of crypto/jitter_tsc.c (credit, window,
-cutoffs; enum constants and simple macros are evaluated), recomputes
-  RCT  C = 1 + ceil(-log2(alpha) / H)                    (90B 4.4.1)
-  APT  C = 1 + CRITBINOM(W, 2^-H, 1 - alpha)             (90B 4.4.2)
-with H = credit / 64 bit per raw sample, alpha = 2^-30 (intermittent) and
+Parses the jtsc_params[] initialisers of crypto/jitter_tsc.c (credit, cutoffs;
+enum constants and simple macros are evaluated; the windows are the enum
+constants JTSC_APT_WINDOW and JTSC_PRED_WINDOW), recomputes
+  RCT   C = 1 + ceil(-log2(alpha) / H)                   (90B 4.4.1)
+  APT   C = 1 + CRITBINOM(W, 2^-H, 1 - alpha), W = 512   (90B 4.4.2)
+  run   a predictor's run of hits: the RCT formula at alpha / 128
+  hits  a predictor's hits in its window: the APT formula at alpha / 128
+with H = credit / 256 bit per raw sample, alpha = 2^-30 (intermittent) and
 2^-60 (permanent), exactly (integers and 120-digit decimals, never 1 - 2^-60
 in doubles), and checks that each credit is at most half of the lowest
 min-entropy per sample recorded in harness/measure/results (if present).
@@ -22,7 +25,8 @@ from decimal import Decimal, getcontext
 
 getcontext().prec = 120
 ALPHA_LOG2 = {"": 30, "perm_": 60}   # intermittent, permanent
-ENTROPY_SHIFT = 6                     # credit is in 1/64 bit
+PRED_EXTRA_LOG2 = 7                   # 65 predictors, each at alpha / 128
+ENTROPY_SHIFT = 8                     # credit is in 1/256 bit
 # debugfs/collector name in jtsc_params[].name -> key in harness/measure/results
 RESULT_KEY = {"speculative": "spec", "spec": "spec", "timer": "timer"}
 
@@ -65,6 +69,9 @@ class Evaluator:
             "DIV_ROUND_UP": lambda a, b: (a + b - 1) // b,
             "BIT": lambda n: 1 << n,
             "BLAKE2S_HASH_SIZE": 32,
+            "SHA256_DIGEST_SIZE": 32,
+            "JITTER_TSC_PULL_MAX": 256,
+            "U16_MAX": 65535,
             "SMP_CACHE_BYTES": 64,
         }
         self.text = strip_comments(text.replace("\\\n", " "))
@@ -117,6 +124,8 @@ def parse_params(path):
             name, expr = f.group(1), f.group(2).strip()
             if expr.startswith('"'):
                 fields[name] = expr.strip('"')
+            elif re.fullmatch(r"[a-z_]\w*", expr):
+                fields[name] = expr     # a function, such as .collect
             else:
                 v = ev.value(expr)
                 if v is None:
@@ -125,6 +134,9 @@ def parse_params(path):
         params.append(fields)
     if not params:
         sys.exit("check-cutoffs: jtsc_params[] has no entries")
+    for p in params:
+        p["apt_window"] = ev.env.get("JTSC_APT_WINDOW")
+        p["pred_window"] = ev.env.get("JTSC_PRED_WINDOW")
     return params
 
 
@@ -179,6 +191,10 @@ def main():
         print("oversample %s" % (ov if isinstance(ov, int) else "?"))
         return
     results = read_results(args.results)
+    # The real credits must rest on all three conditions (the fixtures need not).
+    default_results = os.path.join(top, "harness", "measure", "results")
+    required = ("host", "host_loaded", "guest") \
+        if os.path.abspath(args.results) == default_results else ()
     bad = []
     print("%-12s %-16s %8s %8s  %s" % ("collector", "constant", "in code", "90B", "result"))
 
@@ -190,21 +206,25 @@ def main():
 
     for p in params:
         who = p.get("name", p["index"])
-        for f in ("credit", "window", "rct_cutoff", "rct_perm_cutoff", "apt_cutoff", "apt_perm_cutoff"):
-            if f not in p:
-                bad.append("%s: jtsc_params[] has no .%s" % (who, f))
-        if any(f not in p for f in ("credit", "window")):
+        need = ("credit", "apt_window", "pred_window", "rct_cutoff", "rct_perm_cutoff",
+                "apt_cutoff", "apt_perm_cutoff", "run_cutoff", "run_perm_cutoff",
+                "hits_cutoff", "hits_perm_cutoff")
+        missing = [f for f in need if not isinstance(p.get(f), int)]
+        if missing:
+            bad.append("%s: jtsc_params[] or its windows lack %s" % (who, ", ".join(missing)))
             continue
-        credit, window = p["credit"], p["window"]
-        if not 0 < credit <= 64 << 3:
-            bad.append("%s: credit %d/64 is not a plausible min-entropy" % (who, credit))
+        credit = p["credit"]
+        if not 0 < credit <= 8 << ENTROPY_SHIFT:
+            bad.append("%s: credit %d/256 is not a plausible min-entropy" % (who, credit))
             continue
         for pre, alog in ALPHA_LOG2.items():
-            if "rct_%scutoff" % pre in p:
-                check(who, "rct_%scutoff" % pre, p["rct_%scutoff" % pre], rct_cutoff(credit, alog))
-            if "apt_%scutoff" % pre in p:
-                check(who, "apt_%scutoff" % pre, p["apt_%scutoff" % pre],
-                      apt_cutoff(window, credit, alog))
+            plog = alog + PRED_EXTRA_LOG2
+            check(who, "rct_%scutoff" % pre, p["rct_%scutoff" % pre], rct_cutoff(credit, alog))
+            check(who, "apt_%scutoff" % pre, p["apt_%scutoff" % pre],
+                  apt_cutoff(p["apt_window"], credit, alog))
+            check(who, "run_%scutoff" % pre, p["run_%scutoff" % pre], rct_cutoff(credit, plog))
+            check(who, "hits_%scutoff" % pre, p["hits_%scutoff" % pre],
+                  apt_cutoff(p["pred_window"], credit, plog))
         # credit at most half of the lowest measured min-entropy (per sample)
         key = RESULT_KEY.get(who, who)
         meas = []
@@ -215,7 +235,11 @@ def main():
                     meas.append((float(v.split()[0]), m.group(1) + (", lowest run" if m.group(2) else "")))
                 except ValueError:
                     pass
-        h = credit / 64.0
+        h = credit / float(1 << ENTROPY_SHIFT)
+        for cond in required:
+            if not any(w.split(",")[0] == cond for _, w in meas):
+                bad.append("%s: no %s.%s.h_min in the results: the credit must rest on "
+                           "the host quiet, the host loaded and the TCG guest" % (who, cond, key))
         if not meas:
             print("%-12s %-16s %8.4f %8s  %s" % (who, "credit (bits)", h, "-", "no measurement recorded"))
             continue

@@ -14,7 +14,7 @@ python3 "$m/check-cutoffs.py" --source "$t/cutoffs-good.c" --results "$t/results
 bad=$(mktemp); sed 's/\.apt_cutoff = 325/.apt_cutoff = 324/' "$t/cutoffs-good.c" > "$bad"
 python3 "$m/check-cutoffs.py" --source "$bad" --results /dev/null > /dev/null &&
 	{ echo "check-cutoffs: a wrong APT cutoff went unnoticed"; fails=$((fails + 1)); }
-sed 's/^guest.fixture-bits.h_min .*/guest.fixture-bits.h_min 0.24/' "$t/results-fixture" > "$bad.r"
+sed 's/^guest.fixture-low.h_min .*/guest.fixture-low.h_min 0.24/' "$t/results-fixture" > "$bad.r"
 python3 "$m/check-cutoffs.py" --source "$t/cutoffs-good.c" --results "$bad.r" > /dev/null &&
 	{ echo "check-cutoffs: a credit above half the measurement went unnoticed"; fails=$((fails + 1)); }
 rm -f "$bad" "$bad.r"
