@@ -1,8 +1,8 @@
 #!/bin/sh
 # Checks that the generated tables in lib/kunit-tests/jitter_tsc_kunit.c are
 # exactly what their independent models print: the LFSR known answers
-# (harness/kunit/lfsr-vectors.py) and the APT cutoffs
-# (harness/kunit/apt-cutoffs.py).
+# (harness/kunit/lfsr-vectors.py) and the binomial cutoffs of the APT and
+# of the predictor hits (harness/kunit/apt-cutoffs.py).
 # Usage: check-lfsr-vectors.sh [repo-root]; exits non-zero on any difference.
 set -eu
 
