@@ -224,66 +224,36 @@ enum {
 	JTSC_VERIFY_MAX_READ_NS = 1000,
 };
 
-VISIBLE_IF_KUNIT int jtsc_spec_collect(u8 *samples, unsigned int n, void *mem);
-VISIBLE_IF_KUNIT int jtsc_timer_collect(u8 *samples, unsigned int n, void *mem);
-
-const struct jtsc_health_params jtsc_params[JTSC_NR_SOURCES] = {
-	[JTSC_SRC_SPEC] = {
-		.name = "speculative",
-		.credit = JTSC_SPEC_CREDIT,
-		.samples_per_word = JTSC_SPEC_SAMPLES_PER_WORD,
-		.rct_cutoff = JTSC_SPEC_RCT_CUTOFF,
-		.rct_perm_cutoff = JTSC_SPEC_RCT_PERM_CUTOFF,
-		.apt_cutoff = JTSC_SPEC_APT_CUTOFF,
-		.apt_perm_cutoff = JTSC_SPEC_APT_PERM_CUTOFF,
-		.run_cutoff = JTSC_SPEC_RUN_CUTOFF,
-		.run_perm_cutoff = JTSC_SPEC_RUN_PERM_CUTOFF,
-		.hits_cutoff = JTSC_SPEC_HITS_CUTOFF,
-		.hits_perm_cutoff = JTSC_SPEC_HITS_PERM_CUTOFF,
-		.collect = jtsc_spec_collect,
-	},
-	[JTSC_SRC_TIMER] = {
-		.name = "timer",
-		.credit = JTSC_TIMER_CREDIT,
-		.samples_per_word = JTSC_TIMER_SAMPLES_PER_WORD,
-		.rct_cutoff = JTSC_TIMER_RCT_CUTOFF,
-		.rct_perm_cutoff = JTSC_TIMER_RCT_PERM_CUTOFF,
-		.apt_cutoff = JTSC_TIMER_APT_CUTOFF,
-		.apt_perm_cutoff = JTSC_TIMER_APT_PERM_CUTOFF,
-		.run_cutoff = JTSC_TIMER_RUN_CUTOFF,
-		.run_perm_cutoff = JTSC_TIMER_RUN_PERM_CUTOFF,
-		.hits_cutoff = JTSC_TIMER_HITS_CUTOFF,
-		.hits_perm_cutoff = JTSC_TIMER_HITS_PERM_CUTOFF,
-		.collect = jtsc_timer_collect,
-	},
-};
-EXPORT_SYMBOL_IF_KUNIT(jtsc_params);
-
-/* Entropy of one pool word of @src, in 1/256 bit. */
-#define JTSC_WORD_CREDIT(src) (jtsc_params[src].credit * jtsc_params[src].samples_per_word)
-
-#define JTSC_CHECK_SOURCE(s)							\
-	static_assert(JTSC_##s##_CREDIT * JTSC_##s##_SAMPLES_PER_WORD <=		\
-		      JTSC_MAX_WORD_CREDIT);						\
-	static_assert(JTSC_PRED_WINDOW % JTSC_##s##_SAMPLES_PER_WORD == 0);	\
-	static_assert(JTSC_BATCH % JTSC_##s##_SAMPLES_PER_WORD == 0);		\
-	static_assert(JTSC_##s##_SAMPLES_PER_WORD % sizeof(u64) == 0);		\
-	static_assert(JTSC_##s##_APT_PERM_CUTOFF <= JTSC_APT_WINDOW);		\
-	static_assert(JTSC_##s##_HITS_PERM_CUTOFF <= JTSC_PRED_WINDOW);		\
-	static_assert(JTSC_##s##_RUN_PERM_CUTOFF <= U16_MAX);			\
-	/* a block, a window pending and a run and a lag held back fit */	\
-	static_assert(DIV_ROUND_UP(JTSC_BLOCK_CREDIT,					\
-				   JTSC_##s##_CREDIT * JTSC_##s##_SAMPLES_PER_WORD) +	\
-		      JTSC_PRED_WINDOW / JTSC_##s##_SAMPLES_PER_WORD +		\
-		      DIV_ROUND_UP(JTSC_##s##_RUN_PERM_CUTOFF + JTSC_MAX_LAG,	\
-				   JTSC_##s##_SAMPLES_PER_WORD) <= JTSC_POOL_WORDS);	\
-	static_assert(JTSC_PULL_MAX_WORDS +						\
-		      JTSC_PRED_WINDOW / JTSC_##s##_SAMPLES_PER_WORD +		\
-		      DIV_ROUND_UP(JTSC_##s##_RUN_PERM_CUTOFF + JTSC_MAX_LAG,	\
-				   JTSC_##s##_SAMPLES_PER_WORD) <= JTSC_POOL_WORDS)
-
-JTSC_CHECK_SOURCE(SPEC);
-JTSC_CHECK_SOURCE(TIMER);
+/*
+ * What the pool and the tests need of each collector's parameters. A word
+ * carries at most JTSC_MAX_WORD_CREDIT, windows and batches end on word
+ * boundaries and a word folds whole u64 of samples...
+ */
+static_assert(JTSC_SPEC_CREDIT * JTSC_SPEC_SAMPLES_PER_WORD <= JTSC_MAX_WORD_CREDIT);
+static_assert(JTSC_TIMER_CREDIT * JTSC_TIMER_SAMPLES_PER_WORD <= JTSC_MAX_WORD_CREDIT);
+static_assert(JTSC_BATCH % JTSC_SPEC_SAMPLES_PER_WORD == 0);
+static_assert(JTSC_BATCH % JTSC_TIMER_SAMPLES_PER_WORD == 0);
+static_assert(JTSC_SPEC_SAMPLES_PER_WORD % sizeof(u64) == 0);
+static_assert(JTSC_TIMER_SAMPLES_PER_WORD % sizeof(u64) == 0);
+/* ...the cutoffs can be reached within their windows and counters... */
+static_assert(JTSC_SPEC_APT_PERM_CUTOFF <= JTSC_APT_WINDOW);
+static_assert(JTSC_TIMER_APT_PERM_CUTOFF <= JTSC_APT_WINDOW);
+static_assert(JTSC_SPEC_HITS_PERM_CUTOFF <= JTSC_PRED_WINDOW);
+static_assert(JTSC_TIMER_HITS_PERM_CUTOFF <= JTSC_PRED_WINDOW);
+static_assert(JTSC_SPEC_RUN_PERM_CUTOFF <= U16_MAX);
+static_assert(JTSC_TIMER_RUN_PERM_CUTOFF <= U16_MAX);
+/*
+ * ...and a block or a pull, a predictor window of pending words and the
+ * words a run holds back fit in the pool together.
+ */
+static_assert(MAX(DIV_ROUND_UP(JTSC_BLOCK_CREDIT, JTSC_SPEC_CREDIT * JTSC_SPEC_SAMPLES_PER_WORD),
+		  JTSC_PULL_MAX_WORDS) + JTSC_PRED_WINDOW / JTSC_SPEC_SAMPLES_PER_WORD +
+	      DIV_ROUND_UP(JTSC_SPEC_RUN_PERM_CUTOFF, JTSC_SPEC_SAMPLES_PER_WORD) <=
+	      JTSC_POOL_WORDS);
+static_assert(MAX(DIV_ROUND_UP(JTSC_BLOCK_CREDIT, JTSC_TIMER_CREDIT * JTSC_TIMER_SAMPLES_PER_WORD),
+		  JTSC_PULL_MAX_WORDS) + JTSC_PRED_WINDOW / JTSC_TIMER_SAMPLES_PER_WORD +
+	      DIV_ROUND_UP(JTSC_TIMER_RUN_PERM_CUTOFF, JTSC_TIMER_SAMPLES_PER_WORD) <=
+	      JTSC_POOL_WORDS);
 static_assert(JTSC_PRED_WINDOW % JTSC_APT_WINDOW == 0);
 static_assert(JTSC_PRED_WINDOW % JTSC_BATCH == 0);
 static_assert(JTSC_PRED_WINDOW <= U16_MAX);
@@ -697,6 +667,45 @@ VISIBLE_IF_KUNIT int jtsc_timer_collect(u8 *samples, unsigned int n, void *mem)
 }
 EXPORT_SYMBOL_IF_KUNIT(jtsc_timer_collect);
 
+/* The collectors' parameters: everything that differs between them. */
+const struct jtsc_health_params jtsc_params[JTSC_NR_SOURCES] = {
+	[JTSC_SRC_SPEC] = {
+		.name = "speculative",
+		.credit = JTSC_SPEC_CREDIT,
+		.samples_per_word = JTSC_SPEC_SAMPLES_PER_WORD,
+		.rct_cutoff = JTSC_SPEC_RCT_CUTOFF,
+		.rct_perm_cutoff = JTSC_SPEC_RCT_PERM_CUTOFF,
+		.apt_cutoff = JTSC_SPEC_APT_CUTOFF,
+		.apt_perm_cutoff = JTSC_SPEC_APT_PERM_CUTOFF,
+		.run_cutoff = JTSC_SPEC_RUN_CUTOFF,
+		.run_perm_cutoff = JTSC_SPEC_RUN_PERM_CUTOFF,
+		.hits_cutoff = JTSC_SPEC_HITS_CUTOFF,
+		.hits_perm_cutoff = JTSC_SPEC_HITS_PERM_CUTOFF,
+		.collect = jtsc_spec_collect,
+	},
+	[JTSC_SRC_TIMER] = {
+		.name = "timer",
+		.credit = JTSC_TIMER_CREDIT,
+		.samples_per_word = JTSC_TIMER_SAMPLES_PER_WORD,
+		.rct_cutoff = JTSC_TIMER_RCT_CUTOFF,
+		.rct_perm_cutoff = JTSC_TIMER_RCT_PERM_CUTOFF,
+		.apt_cutoff = JTSC_TIMER_APT_CUTOFF,
+		.apt_perm_cutoff = JTSC_TIMER_APT_PERM_CUTOFF,
+		.run_cutoff = JTSC_TIMER_RUN_CUTOFF,
+		.run_perm_cutoff = JTSC_TIMER_RUN_PERM_CUTOFF,
+		.hits_cutoff = JTSC_TIMER_HITS_CUTOFF,
+		.hits_perm_cutoff = JTSC_TIMER_HITS_PERM_CUTOFF,
+		.collect = jtsc_timer_collect,
+	},
+};
+EXPORT_SYMBOL_IF_KUNIT(jtsc_params);
+
+/* Entropy of one pool word of @src, in 1/256 bit. */
+static unsigned int jtsc_word_credit(enum jtsc_source src)
+{
+	return jtsc_params[src].credit * jtsc_params[src].samples_per_word;
+}
+
 /**
  * jtsc_counter_check() - Check that the cycle counter is fit for sampling
  *
@@ -834,7 +843,7 @@ static const char *jtsc_verify(struct jtsc_rng *rng, enum jtsc_source src)
  */
 static unsigned int jtsc_credit(enum jtsc_source src, unsigned int words)
 {
-	return words * JTSC_WORD_CREDIT(src);
+	return words * jtsc_word_credit(src);
 }
 
 static void jtsc_wipe(struct jtsc_rng *rng)
@@ -975,7 +984,7 @@ VISIBLE_IF_KUNIT int jtsc_rng_generate(struct jtsc_rng *rng, u8 *dst, unsigned i
 
 	while (done < len) {
 		mutex_lock(&rng->lock);
-		words = DIV_ROUND_UP(JTSC_BLOCK_CREDIT, JTSC_WORD_CREDIT(rng->active));
+		words = DIV_ROUND_UP(JTSC_BLOCK_CREDIT, jtsc_word_credit(rng->active));
 		ret = jtsc_fill(rng, words);
 		if (!ret) {
 			sha256((const u8 *)rng->pool, words * sizeof(rng->pool[0]), block);

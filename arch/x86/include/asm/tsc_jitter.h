@@ -23,11 +23,11 @@
  * estimator and health test without adding entropy.
  *
  * The loop lives in a header of its own, with no kernel dependencies other
- * than rdtsc(), __sw_hweight64() and barrier(), so that the very same
- * source can be compiled into a user-space tool and measured on real
+ * than rdtsc(), __sw_hweight64(), barrier() and BIT(), so that the very
+ * same source can be compiled into a user-space tool and measured on real
  * silicon: the measurements behind the entropy credit are taken from this
- * code, not from a copy of it. Such a tool defines u8, u64, rdtsc(),
- * __sw_hweight64() and barrier() before including this file.
+ * code, not from a copy of it. Such a tool defines those and u8 and u64
+ * before including this file.
  */
 #ifndef _ASM_X86_TSC_JITTER_H
 #define _ASM_X86_TSC_JITTER_H
@@ -45,7 +45,7 @@
  * at a higher cost per pass; the rst has the table behind the choice.
  */
 #define TSC_JITTER_MEM_ORDER	23
-#define TSC_JITTER_MEM_SIZE	(1UL << TSC_JITTER_MEM_ORDER)
+#define TSC_JITTER_MEM_SIZE	BIT(TSC_JITTER_MEM_ORDER)
 
 /*
  * tsc_jitter_offset() - Where the next pass touches the buffer
