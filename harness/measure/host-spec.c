@@ -2,44 +2,95 @@
 /*
  * host-spec - run the kernel's speculative TSC sampling loop on the host CPU.
  *
- * Compiles arch/x86/include/asm/tsc_jitter.h itself (not a copy), with the
- * three things it needs from the kernel supplied here: u64, rdtsc() and
- * __sw_hweight64(). Writes N raw samples (bits, packed 8 per byte, sample
- * 8k+j = bit j of byte k, i.e. the u64 little-endian layout of debugfs
- * spec_raw) to FILE and prints the time per raw bit.
+ * Compiles arch/x86/include/asm/tsc_jitter.h itself, not a copy, with what
+ * it needs from the kernel supplied here: u8, u64, rdtsc(), barrier() and
+ * BIT(). The buffer-size variants (harness/measure/lib.sh,
+ * build_spec_variant) compile a header made from it at build time that
+ * differs in the one line defining TSC_JITTER_MEM_ORDER.
  *
- * usage: host-spec [-n BITS] FILE
+ * __sw_hweight64() is the kernel's own: arch/x86/lib/hweight.S of the
+ * pristine base tree (build/base/linux-source-6.12), assembled by lib.sh with
+ * stub headers (SYM_FUNC_START/END, EXPORT_SYMBOL, __ASM_SIZE/__ASM_REG) and
+ * linked in. One difference remains: the kernel's RET may be a return thunk
+ * (a jmp to __x86_return_thunk, with the retbleed/SRSO mitigations built in
+ * and enabled), where this build has a plain ret. The file is built with
+ * -mno-popcnt, so nothing else can stand in for the call.
+ *
+ * The buffer, TSC_JITTER_MEM_SIZE bytes, is zeroed as kvzalloc() leaves the
+ * kernel's, and asked for with transparent huge pages (MADV_HUGEPAGE), since
+ * kvmalloc() maps a buffer this size with 2 MiB pages where it can
+ * (VM_ALLOW_HUGE_VMAP); "huge_kib" in the output says what the host gave.
+ *
+ * Samples are taken as the kernel takes them: CHUNK (default 512, JTSC_BATCH)
+ * at a time, each chunk one call of tsc_jitter_fill(). Writes N raw samples,
+ * one byte each (the low byte of the TSC's advance over one pass), to FILE,
+ * and prints "key value" lines: samples, ns_per_sample, ticks_per_sample
+ * (mean TSC advance per sample, chunk overhead included), huge_kib.
+ *
+ * -w popcount runs instead a loop that is NOT the kernel's: tsc_jitter_fill()
+ * without the buffer access (read, popcount of the reading, read), to show
+ * what the buffer adds.
+ *
+ * usage: host-spec [-n SAMPLES] [-c CHUNK] [-w buffer|popcount] FILE
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 #include <x86intrin.h>
 
+typedef uint8_t u8;
 typedef uint64_t u64;
+
+#define barrier() __asm__ __volatile__("" : : : "memory")
+#define BIT(nr) (1UL << (nr))
 
 static inline u64 rdtsc(void)
 {
 	return __rdtsc();
 }
 
-/*
- * The kernel's x86-64 __sw_hweight64 (arch/x86/lib/hweight.S) is this
- * algorithm (lib/hweight.c, ARCH_HAS_FAST_MULTIPLIER variant) as an
- * out-of-line function. Keep it out of line; never the popcnt instruction
- * (the file is built with -mno-popcnt).
- */
-__attribute__((noinline)) unsigned long __sw_hweight64(u64 w)
-{
-	w -= (w >> 1) & 0x5555555555555555ul;
-	w =  (w & 0x3333333333333333ul) + ((w >> 2) & 0x3333333333333333ul);
-	w =  (w + (w >> 4)) & 0x0f0f0f0f0f0f0f0ful;
-	return (w * 0x0101010101010101ul) >> 56;
-}
+/* arch/x86/lib/hweight.S; the prototype of include/linux/bitops.h */
+extern unsigned long __sw_hweight64(u64 w);
+
+#ifndef __always_inline
+#define __always_inline inline __attribute__((__always_inline__))
+#endif
 
 #include <asm/tsc_jitter.h>
+
+/*
+ * The kernel's loop, out of line so that `objdump -d` finds it by name
+ * (harness/measure/loop-check.sh compares it with tsc_jitter_collect()).
+ */
+__attribute__((noinline)) void spec_fill(u8 *samples, unsigned int n, u8 *mem)
+{
+	tsc_jitter_fill(samples, n, mem);
+}
+
+static volatile u64 popcount_sink;
+
+/*
+ * NOT the kernel's loop: tsc_jitter_fill() with the buffer access taken
+ * out, the popcount-only variant. The barrier has the kernel loop's reason.
+ */
+__attribute__((noinline)) void popcount_fill(u8 *samples, unsigned int n)
+{
+	u64 last = rdtsc(), now, chain = 0;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		chain += __sw_hweight64(last);
+		barrier();
+		now = rdtsc();
+		samples[i] = (u8)(now - last);
+		last = now;
+	}
+	popcount_sink = chain;
+}
 
 static double now_ns(void)
 {
@@ -49,44 +100,91 @@ static double now_ns(void)
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
+/* AnonHugePages of this process, in KiB (the buffer is most of it) */
+static long huge_kib(void)
+{
+	char line[256];
+	long kib = -1;
+	FILE *f = fopen("/proc/self/smaps_rollup", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "AnonHugePages: %ld kB", &kib) == 1)
+			break;
+	fclose(f);
+	return kib;
+}
+
 int main(int argc, char **argv)
 {
-	unsigned long bits = 1000000, nwords, i;
+	unsigned long n = 1000000, chunk = 512, i, k;
+	size_t align = 2UL << 20, size;
+	int popcount = 0, c;
+	u64 tsc0, tsc1;
 	double t0, t1;
-	u64 *buf;
+	u8 *samples, *mem = NULL;
 	FILE *f;
-	int c;
 
-	while ((c = getopt(argc, argv, "n:")) != -1) {
+	while ((c = getopt(argc, argv, "n:c:w:")) != -1) {
 		if (c == 'n')
-			bits = strtoul(optarg, NULL, 0);
+			n = strtoul(optarg, NULL, 0);
+		else if (c == 'c')
+			chunk = strtoul(optarg, NULL, 0);
+		else if (c == 'w' && !strcmp(optarg, "popcount"))
+			popcount = 1;
+		else if (c == 'w' && !strcmp(optarg, "buffer"))
+			popcount = 0;
 		else
 			goto usage;
 	}
-	if (optind != argc - 1)
+	if (optind != argc - 1 || !n || !chunk || chunk > 1UL << 30)
 		goto usage;
-	nwords = (bits + 63) / 64;
-	buf = calloc(nwords, sizeof(*buf));
-	if (!buf)
+	samples = malloc(n);
+	if (!samples)
 		return 1;
-	/* warm up caches and frequency */
-	for (i = 0; i < 1000; i++)
-		buf[0] ^= tsc_jitter_word();
+	if (!popcount) {
+		size = (TSC_JITTER_MEM_SIZE + align - 1) / align * align;
+		mem = aligned_alloc(align, size);
+		if (!mem)
+			return 1;
+		madvise(mem, size, MADV_HUGEPAGE);
+		memset(mem, 0, size);
+	}
+	/* warm up caches, TLBs and the clock frequency */
+	for (i = 0; i < 200; i++) {
+		if (popcount)
+			popcount_fill(samples, chunk < n ? chunk : n);
+		else
+			spec_fill(samples, chunk < n ? chunk : n, mem);
+	}
 	t0 = now_ns();
-	for (i = 0; i < nwords; i++)
-		buf[i] = tsc_jitter_word();
+	tsc0 = rdtsc();
+	for (i = 0; i < n; i += k) {
+		k = n - i < chunk ? n - i : chunk;
+		if (popcount)
+			popcount_fill(samples + i, k);
+		else
+			spec_fill(samples + i, k, mem);
+	}
+	tsc1 = rdtsc();
 	t1 = now_ns();
 	f = fopen(argv[optind], "wb");
-	if (!f || fwrite(buf, sizeof(*buf), nwords, f) != nwords || fclose(f)) {
+	if (!f || fwrite(samples, 1, n, f) != n || fclose(f)) {
 		perror(argv[optind]);
 		return 1;
 	}
-	printf("host-spec: %lu raw bits in %.1f ms: %.2f ns/bit\n",
-	       nwords * 64, (t1 - t0) / 1e6, (t1 - t0) / (nwords * 64.0));
-	printf("ns_per_bit %.2f\n", (t1 - t0) / (nwords * 64.0));
-	free(buf);
+	printf("loop %s\n", popcount ? "popcount-only (not the kernel's)" : "tsc_jitter_fill");
+	printf("buffer_bytes %lu\n", popcount ? 0UL : (unsigned long)TSC_JITTER_MEM_SIZE);
+	printf("samples %lu\n", n);
+	printf("chunk %lu\n", chunk);
+	printf("ns_per_sample %.2f\n", (t1 - t0) / n);
+	printf("ticks_per_sample %.1f\n", (double)(tsc1 - tsc0) / n);
+	printf("huge_kib %ld\n", popcount ? 0L : huge_kib());
+	free(mem);
+	free(samples);
 	return 0;
 usage:
-	fprintf(stderr, "usage: host-spec [-n BITS] FILE\n");
+	fprintf(stderr, "usage: host-spec [-n SAMPLES] [-c CHUNK] [-w buffer|popcount] FILE\n");
 	return 2;
 }

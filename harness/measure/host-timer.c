@@ -9,10 +9,15 @@
  * 4 ms (one tick at HZ=250) and increments a counter in the cache line of
  * the collecting thread's stack; the collecting thread calls sched_yield()
  * and records the rdtsc advance over each pass. It shows what the loop's
- * deltas look like on this CPU; the kernel figures come from a guest.
+ * samples look like on this CPU; the kernel figures come from a guest.
  *
- * Writes N deltas as u64 little endian to FILE and prints ns per delta.
- * usage: host-timer [-n DELTAS] [-p TICK_US] FILE
+ * One raw sample is what the kernel collector keeps: the low byte of the
+ * counter's advance over one pass. Writes N samples, one byte each, to FILE
+ * and prints "key value" lines: samples, ns_per_sample, ticks_per_sample
+ * (mean advance per pass), expiries (of the "timer"). With -t MS, stops
+ * after MS milliseconds with what it has (with both CPUs busy a pass can
+ * take a whole time slice of the competing task).
+ * usage: host-timer [-n SAMPLES] [-p TICK_US] [-t MS] FILE
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -73,52 +78,62 @@ static double now_ns(void)
 
 int main(int argc, char **argv)
 {
-	unsigned long n = 1000000, i;
+	unsigned long n = 1000000, i, budget_ms = 0;
 	struct stack_state st = { 0 };
-	uint64_t last, now, *d;
+	uint64_t first, last, now;
+	uint8_t *d;
 	pthread_t th;
 	double t0, t1;
 	FILE *f;
 	int c;
 
-	while ((c = getopt(argc, argv, "n:p:")) != -1) {
+	while ((c = getopt(argc, argv, "n:p:t:")) != -1) {
 		if (c == 'n')
 			n = strtoul(optarg, NULL, 0);
 		else if (c == 'p')
 			tick_ns = strtol(optarg, NULL, 0) * 1000;
+		else if (c == 't')
+			budget_ms = strtoul(optarg, NULL, 0);
 		else
 			goto usage;
 	}
 	if (optind != argc - 1 || !n)
 		goto usage;
-	d = calloc(n, sizeof(*d));
+	d = malloc(n);
 	if (!d)
 		return 1;
 	pin(0);
 	if (pthread_create(&th, NULL, timer_thread, &st))
 		return 1;
 	t0 = now_ns();
-	last = __rdtsc();
+	first = last = __rdtsc();
 	for (i = 0; i < n; i++) {
 		sched_yield();
 		now = __rdtsc();
-		d[i] = now - last;
+		d[i] = (uint8_t)(now - last);
 		last = now;
+		if (budget_ms && !(i & 1023) && now_ns() - t0 > budget_ms * 1e6) {
+			i++;
+			break;
+		}
 	}
+	n = i;
 	t1 = now_ns();
 	atomic_store(&st.stop, 1);
 	pthread_join(th, NULL);
 	f = fopen(argv[optind], "wb");
-	if (!f || fwrite(d, sizeof(*d), n, f) != n || fclose(f)) {
+	if (!f || fwrite(d, 1, n, f) != n || fclose(f)) {
 		perror(argv[optind]);
 		return 1;
 	}
-	printf("host-timer (analogue): %lu deltas in %.1f ms, %u timer expiries: %.1f ns/delta\n",
-	       n, (t1 - t0) / 1e6, atomic_load(&st.fired), (t1 - t0) / n);
+	printf("loop timer analogue (sched_yield, a thread as the timer)\n");
+	printf("samples %lu\n", n);
 	printf("ns_per_sample %.1f\n", (t1 - t0) / n);
+	printf("ticks_per_sample %.1f\n", (double)(last - first) / n);
+	printf("expiries %u\n", atomic_load(&st.fired));
 	free(d);
 	return 0;
 usage:
-	fprintf(stderr, "usage: host-timer [-n DELTAS] [-p TICK_US] FILE\n");
+	fprintf(stderr, "usage: host-timer [-n SAMPLES] [-p TICK_US] [-t MS] FILE\n");
 	return 2;
 }

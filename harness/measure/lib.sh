@@ -2,23 +2,99 @@
 # build the measurement tools into build/measure and edit harness/measure/results.
 top=${top:-$(cd "$(dirname "$0")/../.." && pwd)}
 M=$top/build/measure
-RESULTS=$top/harness/measure/results
+RESULTS=${RESULTS:-$top/harness/measure/results}	# tests may point it elsewhere
 CFLAGS_TOOLS="-O2 -Wall -Wextra -Werror"
 
-# build_tools [TOOL...]: build the tools named (default: all three) if stale
+HDR=$top/arch/x86/include/asm/tsc_jitter.h
+BASE_SRC=$top/build/base/linux-source-6.12	# the pristine base (make tree)
+# Buffer orders of the speculative loop's variants beside the kernel's own
+# (TSC_JITTER_MEM_ORDER of the header): 16 KiB, 256 KiB, 2 MiB.
+SPEC_VARIANT_ORDERS=${SPEC_VARIANT_ORDERS:-14 18 21}
+
+# spec_variant_name ORDER|popcount / spec_variant_label ...: a variant's key
+# in the results (popcount, buf16k, buf2m, ...) and its name in tables
+spec_variant_name() {
+	case $1 in
+	popcount) echo popcount ;;
+	*) awk -v o="$1" 'BEGIN{ if (o >= 20) printf "buf%dm\n", 2^(o-20); else printf "buf%dk\n", 2^(o-10) }' ;;
+	esac
+}
+spec_variant_label() {
+	case $1 in
+	popcount) echo "popcount only" ;;
+	*) awk -v o="$1" 'BEGIN{ if (o >= 20) printf "%d MiB buffer\n", 2^(o-20); else printf "%d KiB buffer\n", 2^(o-10) }' ;;
+	esac
+}
+
+# fresh OUT DEP...: OUT exists and is newer than every DEP
+fresh() {
+	_fo=$1; shift
+	[ -e "$_fo" ] || return 1
+	for _fd in "$@"; do [ "$_fo" -nt "$_fd" ] || return 1; done
+}
+
+# build_hweight: $M/hweight.o, the kernel's own __sw_hweight64, assembled
+# from the base tree's arch/x86/lib/hweight.S with stub headers for the
+# three kernel headers it includes (the kernel's RET may be a return
+# thunk; here it is a plain ret)
+build_hweight() {
+	_hs=$BASE_SRC/arch/x86/lib/hweight.S
+	[ -r "$_hs" ] || { echo "measure: no $_hs (make tree unpacks the base)" >&2; return 1; }
+	fresh "$M/hweight.o" "$_hs" "$top/harness/measure/lib.sh" && return 0
+	mkdir -p "$M/stub/linux" "$M/stub/asm"
+	printf '%s\n' '#define EXPORT_SYMBOL(sym)' > "$M/stub/linux/export.h"
+	printf '%s\n' '#define SYM_FUNC_START(name) .text; .globl name; .type name, @function; .p2align 4; name:' \
+		'#define SYM_FUNC_END(name) .size name, .-name' '#define RET ret' > "$M/stub/linux/linkage.h"
+	printf '%s\n' '#define __ASM_SIZE(inst, ...) inst##q##__VA_ARGS__' \
+		'#define __ASM_REG(reg) r##reg' > "$M/stub/asm/asm.h"
+	gcc -c -nostdinc -I "$M/stub" -D__ASSEMBLY__ -DCONFIG_X86_64 -Wa,--noexecstack \
+		-o "$M/hweight.o" "$_hs"
+}
+
+# spec_order: TSC_JITTER_MEM_ORDER of the kernel's header
+spec_order() { sed -n 's/^#[[:space:]]*define[[:space:]]\{1,\}TSC_JITTER_MEM_ORDER[[:space:]]\{1,\}\([0-9]\{1,\}\).*/\1/p' "$HDR"; }
+
+# build_spec_variant ORDER: $M/host-spec-ORDER, host-spec built on a header
+# made from the kernel's at build time, the TSC_JITTER_MEM_ORDER line set to
+# ORDER and nothing else changed (checked); for ORDER the kernel's own, a
+# link to $M/host-spec
+build_spec_variant() {
+	if [ "$1" = "$(spec_order)" ]; then ln -sf host-spec "$M/host-spec-$1"; return 0; fi
+	_vd=$M/variant-$1
+	fresh "$M/host-spec-$1" "$top/harness/measure/host-spec.c" "$HDR" "$M/hweight.o" && return 0
+	mkdir -p "$_vd/asm"
+	sed 's/^\(#[[:space:]]*define[[:space:]]\{1,\}TSC_JITTER_MEM_ORDER[[:space:]]\{1,\}\)[0-9]\{1,\}/\1'"$1"'/' \
+		"$HDR" > "$_vd/asm/tsc_jitter.h"
+	[ "$(diff "$HDR" "$_vd/asm/tsc_jitter.h" | grep -c '^[<>]')" = 2 ] ||
+		{ echo "measure: cannot set TSC_JITTER_MEM_ORDER in a copy of $HDR" >&2; return 1; }
+	gcc $CFLAGS_TOOLS -mno-popcnt -idirafter "$_vd" -o "$M/host-spec-$1" \
+		"$top/harness/measure/host-spec.c" "$M/hweight.o"
+}
+
+# build_tools [TOOL...]: build the tools named (default: ea_noniid,
+# host-spec and its variants, host-timer) if stale
 build_tools() {
 	mkdir -p "$M"
 	command -v gcc >/dev/null || { apt-get update -qq && apt-get install -y -qq gcc libc6-dev >/dev/null; }
-	[ $# -gt 0 ] || set -- ea_noniid host-spec host-timer
+	[ $# -gt 0 ] || set -- ea_noniid host-spec host-spec-variants host-timer
 	for t in "$@"; do
 		src=$top/harness/measure/$t.c
-		[ "$M/$t" -nt "$src" ] && [ "$M/$t" -nt "$top/arch/x86/include/asm/tsc_jitter.h" ] && continue
 		case $t in
-		ea_noniid) gcc $CFLAGS_TOOLS -o "$M/$t" "$src" -lm ;;
+		ea_noniid)
+			fresh "$M/$t" "$src" || gcc $CFLAGS_TOOLS -o "$M/$t" "$src" -lm ;;
 		# the kernel's own loop: -mno-popcnt keeps the software popcount
-		host-spec) gcc $CFLAGS_TOOLS -mno-popcnt -idirafter "$top/arch/x86/include" -o "$M/$t" "$src" ;;
-		host-timer) gcc $CFLAGS_TOOLS -pthread -o "$M/$t" "$src" ;;
-		esac
+		host-spec)
+			build_hweight || return 1
+			fresh "$M/$t" "$src" "$HDR" "$M/hweight.o" ||
+				gcc $CFLAGS_TOOLS -mno-popcnt -idirafter "$top/arch/x86/include" \
+					-o "$M/$t" "$src" "$M/hweight.o" ;;
+		host-spec-variants)
+			build_hweight || return 1
+			for o in $SPEC_VARIANT_ORDERS; do build_spec_variant "$o" || return 1; done ;;
+		host-timer)
+			fresh "$M/$t" "$src" || gcc $CFLAGS_TOOLS -pthread -o "$M/$t" "$src" ;;
+		*) echo "measure: no tool $t" >&2; return 1 ;;
+		esac || return 1
 	done
 }
 
@@ -31,13 +107,20 @@ host_cpu() {
 # median: the median of the numbers on standard input, one a line
 median() { sort -g | awk '{a[n++]=$1} END{if (n) print (n%2) ? a[int(n/2)] : (a[n/2-1]+a[n/2])/2}'; }
 
-# ea_min FILE / ea_which FILE: minimum and its estimator from ea_noniid output
+# ea_min FILE / ea_which FILE: minimum and its estimator from ea_noniid
+# output; ", bitstring" when the minimum is 8 x the bitstring estimate
 ea_min() { awk '/^H_min/{print $2}' "$1"; }
-ea_which() { sed -n 's/.*bits\/sample (\(.*\))$/\1/p' "$1" | tail -1; }
+ea_which() {
+	awk '/^ *H_original .*H_bitstring/{ho = $2; hb = $7}
+		/^ *minimum .*bits\/sample \(/{e = $0; sub(/^[^(]*\(/, "", e); sub(/\)$/, "", e)}
+		END{ if (hb != "" && hb + 0 < ho + 0) e = e ", bitstring"; print e }' "$1"
+}
 
-# set_hmin PREFIX EAFILE: PREFIX.h_min, PREFIX.h_min_estimator from this run,
-# and PREFIX.h_min_lowest, the lowest of all runs so far (delete that line
-# by hand when the collector's code changes)
+# set_hmin PREFIX EAFILE [WHERE]: PREFIX.h_min, PREFIX.h_min_estimator from
+# this run, and PREFIX.h_min_lowest, the lowest of all runs so far, with the
+# date, the estimator and WHERE (default the host CPU) beside it. Delete the
+# lowest line by hand (or make it a history.* line) when the collector's
+# code or its sample changes.
 set_hmin() {
 	h=$(ea_min "$2")
 	[ -n "$h" ] || return 0
@@ -45,8 +128,36 @@ set_hmin() {
 	set_results "$1.h_min_estimator" "$(ea_which "$2")"
 	old=$(awk -v k="$1.h_min_lowest" '$1==k{print $2}' "$RESULTS" 2>/dev/null)
 	if [ -z "$old" ] || awk -v a="$h" -v b="$old" 'BEGIN{exit !(a < b)}'; then
-		set_results "$1.h_min_lowest" "$h ($(date -u +%Y-%m-%d), $(ea_which "$2"))"
+		set_results "$1.h_min_lowest" "$h ($(date -u +%Y-%m-%d), $(ea_which "$2"); ${3:-$(host_cpu)})"
 	fi
+}
+
+# The shared build lock: held around measurements that must run quiet.
+BUILD_LOCK=/tmp/jtsc-build.lock
+
+# load_start: two CPU-bound processes, one per CPU of this 2-CPU machine
+# (xz -9 on /dev/urandom: compression with a 64 MiB dictionary, which
+# also keeps the caches and memory busy); load_stop ends exactly those
+LOAD_DESC="2 x xz -9 -T1 < /dev/urandom > /dev/null"
+load_start() {
+	LOAD_PIDS=
+	for _l in 1 2; do
+		xz -9 -T1 < /dev/urandom > /dev/null 9>&- &
+		LOAD_PIDS="$LOAD_PIDS $!"
+	done
+	sleep 2	# past its start-up, into steady compression
+}
+load_stop() {
+	# shellcheck disable=SC2086 # a list of pids
+	[ -z "${LOAD_PIDS:-}" ] || { kill $LOAD_PIDS 2>/dev/null; wait $LOAD_PIDS 2>/dev/null || :; }
+	LOAD_PIDS=
+}
+
+# cpu_ticks: "busy total" jiffies of all CPUs so far (/proc/stat);
+# busy_pct BEFORE AFTER: the busy share between two cpu_ticks
+cpu_ticks() { awk '$1=="cpu"{t=0; for (i=2; i<=NF; i++) t+=$i; print t-$5-$6, t; exit}' /proc/stat; }
+busy_pct() {
+	echo "$1 $2" | awk '{ if ($4 > $2) printf "%.0f", 100 * ($3 - $1) / ($4 - $2); else print "?" }'
 }
 
 # set_results KEY VALUE: replace or append "KEY VALUE" in the results file
