@@ -1,0 +1,113 @@
+#!/bin/sh
+# loop-check.sh - check in the machine code that the speculative collector's
+# loop does what arch/x86/include/asm/tsc_jitter.h says: inside the loop, one
+# rdtsc, then the call of __sw_hweight64, then a load and a store of the same
+# byte (the buffer's read-modify-write), then back to that rdtsc. Checks both
+# builds of the loop that run: tsc_jitter_collect() in the guest kernel's
+# arch/x86/kernel/tsc.o and spec_fill() in the user-space tool host-spec.
+# Prints each loop (objdump -d, relocations folded in) and one verdict line
+# per build to standard output and to out/measure/loop-check.txt; also shows
+# the kernel's __sw_hweight64 return (ret, or a return thunk). Exits 1 if a
+# check fails.
+# usage: harness/measure/loop-check.sh [TSC_O [HOST_SPEC]]
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/harness/measure/lib.sh"
+obj=${1:-$top/build/obj-guest/arch/x86/kernel/tsc.o}
+tool=${2:-$M/host-spec}
+out=$top/out/measure; mkdir -p "$out"
+[ $# -ge 2 ] || build_tools host-spec || exit 1
+fails=0
+
+# body FILE FUNC: FUNC's disassembly, one instruction a line, "ADDR: INSN",
+# a relocation folded into the instruction it patches ("call __sw_hweight64")
+body() {
+	objdump -dr --no-show-raw-insn "$1" | awk -v f="<$2>:" '
+		$0 ~ f"$" { on = 1; next }
+		on && /^$/ { exit }
+		on && /R_X86_64_/ { sub(/-0x4$/, "", $NF); sub(/<[^>]*>$/, $NF, last); next }
+		on { if (last != "") print last; last = $0 }
+		END { if (last != "") print last }' | sed 's/^ *//; s/\t/ /g; s/  */ /g'
+}
+
+# check NAME FILE FUNC: the loop of FUNC in FILE, and its verdict
+check() {
+	b=$(body "$2" "$3")
+	if [ -z "$b" ]; then
+		echo "loop-check: $1: no function $3 in $2"; fails=$((fails + 1)); return
+	fi
+	echo "$1: $3 in ${2#"$top"/}, the loop:"
+	echo "$b" | awk '
+	function hex(s,   v, i) {	# mawk has no strtonum
+		s = tolower(s); sub(/:$/, "", s); v = 0
+		for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+		return v
+	}
+	{ addr[NR] = hex($1); line[NR] = $0; isr[NR] = $2 == "rdtsc" }
+	# backward jumps: jXX TARGET <...>, TARGET below the jump
+	$2 ~ /^j/ && $3 ~ /^[0-9a-f]+$/ && hex($3) < hex($1) { bj[++nb] = NR; bt[nb] = hex($3) }
+	END {
+		# the loop: the smallest range closed by a backward jump with an rdtsc in it
+		for (b = 1; b <= nb; b++) {
+			has = 0
+			for (i = 1; i <= bj[b]; i++) if (addr[i] >= bt[b] && isr[i]) has = 1
+			if (has && (!jfrom || addr[bj[b]] - bt[b] < addr[jfrom] - jto)) { jfrom = bj[b]; jto = bt[b] }
+		}
+		if (!jfrom) { print "  no loop (no backward jump around an rdtsc)"; print "VERDICT no loop"; exit }
+		n = 0
+		for (i = 1; i <= jfrom; i++) {
+			if (addr[i] < jto) continue
+			print "  " line[i]
+			insn[++n] = line[i]
+		}
+		# the events of one pass, in program order
+		r = 0; c = 0; for (i = 1; i <= n; i++) {
+			split(insn[i], w, " "); op = w[2]; args = w[3]
+			if (op == "rdtsc") { r++; ri = i }
+			if (op ~ /^call/) { c++; if (insn[i] ~ /__sw_hweight64/) ci = i }
+			mem[i] = ""
+			if (match(args, /-?(0x[0-9a-f]+)?\([^)]*\)/)) mem[i] = substr(args, RSTART, RLENGTH)
+			# a store: the memory operand is the destination (the last one)
+			st[i] = mem[i] != "" && substr(args, length(args) - length(mem[i]) + 1) == mem[i]
+			ld[i] = mem[i] != "" && (!st[i] || op ~ /^(add|sub|inc|dec|xor|or|and)/)
+		}
+		if (r != 1 || c != 1 || !ci) {
+			printf "VERDICT %d rdtsc and %d calls in the loop (want 1 and 1, the call __sw_hweight64)\n", r, c
+			exit
+		}
+		# walk one pass from the rdtsc: the call, then a load and a store
+		# of the same byte, then back to the rdtsc
+		state = 0
+		for (k = 1; k < n; k++) {
+			i = (ri - 1 + k) % n + 1
+			if (i == ci && state == 0) state = 1
+			else if (state == 1 && ld[i] && mem[i] != "") { state = 2; lm = mem[i]; li = i }
+			if (state == 2 && st[i] && mem[i] == lm && (i != li || ld[i])) { state = 3; break }
+		}
+		if (state == 3)
+			print "VERDICT ok: rdtsc, call __sw_hweight64, load " lm ", store " lm ", rdtsc"
+		else
+			print "VERDICT wrong order (reached step " state " of: call, load, store of that byte, rdtsc)"
+	}' > "$out/loop.tmp"
+	grep -v '^VERDICT' "$out/loop.tmp"
+	v=$(sed -n 's/^VERDICT //p' "$out/loop.tmp")
+	echo "loop-check: $1: $v"
+	case $v in ok*) ;; *) fails=$((fails + 1)) ;; esac
+	rm -f "$out/loop.tmp"
+}
+
+{
+if [ ! -r "$obj" ]; then
+	echo "loop-check: no $obj (make kernel)"; fails=$((fails + 1))
+else
+	[ "$obj" -nt "$HDR" ] || echo "loop-check: warning: $obj is older than ${HDR#"$top"/} (make kernel)"
+	check "guest kernel" "$obj" tsc_jitter_collect
+	hw=$(dirname "$obj")/../lib/hweight.o
+	[ -r "$hw" ] && echo "guest kernel: __sw_hweight64 returns by: $(body "$hw" __sw_hweight64 | tail -1 | cut -d' ' -f2-)"
+fi
+echo
+check "user space" "$tool" spec_fill
+echo "user space: __sw_hweight64 (arch/x86/lib/hweight.S of the base tree) returns by: $(body "$tool" __sw_hweight64 | tail -1 | cut -d' ' -f2-)"
+[ "$fails" = 0 ] && echo "loop-check: both loops in the order the header describes"
+} | tee "$out/loop-check.txt"
+grep -q '^loop-check: both loops' "$out/loop-check.txt"
