@@ -71,6 +71,36 @@ build_spec_variant() {
 		"$top/harness/measure/host-spec.c" "$M/hweight.o"
 }
 
+# build_health: $M/health-host, with the Parameters and Health tests
+# sections of crypto/jitter_tsc.c (from the "Parameters" banner to the
+# "Folding" one) cut out into $M/jitter_tsc-health.inc, never a copy kept
+build_health() {
+	build_hweight || return 1
+	_hc=$top/crypto/jitter_tsc.c
+	fresh "$M/health-host" "$top/harness/measure/health-host.c" "$_hc" "$HDR" \
+		"$top/include/crypto/internal/jitter_tsc.h" "$M/hweight.o" "$top/harness/measure/lib.sh" && return 0
+	mkdir -p "$M/shim/linux"
+	echo 'struct mutex { int unused; };	/* stand-in for <linux/mutex.h> */' > "$M/shim/linux/mutex.h"
+	for _h in types errno; do	# the system's uapi headers, for libc
+		printf '%s\n' "/* stand-in for the kernel's <linux/$_h.h>: health-host.c defines the rest */" \
+			"#include_next <linux/$_h.h>" > "$M/shim/linux/$_h.h"
+	done
+	awk '{ l[NR] = $0 } /^\/\*\*\*\*\*\*\*\*\*\*\*\*\*\*\*\*\*\*\*\*+$/ { b[NR] = 1 }
+		END {
+			for (i = 1; i <= NR; i++) if (b[i]) {
+				if (l[i + 2] == " * Parameters") s = i
+				if (l[i + 2] == " * Folding") e = i - 1
+			}
+			if (!s || e < s) exit 1
+			print "#line " s " \"crypto/jitter_tsc.c\""
+			for (i = s; i <= e; i++) print l[i]
+		}' "$_hc" > "$M/jitter_tsc-health.inc" && grep -q 'jtsc_health_sample' "$M/jitter_tsc-health.inc" ||
+		{ echo "measure: no Parameters ... Folding sections in $_hc" >&2; return 1; }
+	gcc $CFLAGS_TOOLS -mno-popcnt -I "$M/shim" -I "$M" -I "$top/include" \
+		-idirafter "$top/arch/x86/include" -o "$M/health-host" \
+		"$top/harness/measure/health-host.c" "$M/hweight.o"
+}
+
 # build_tools [TOOL...]: build the tools named (default: ea_noniid,
 # host-spec and its variants, host-timer) if stale
 build_tools() {
@@ -93,6 +123,7 @@ build_tools() {
 			for o in $SPEC_VARIANT_ORDERS; do build_spec_variant "$o" || return 1; done ;;
 		host-timer)
 			fresh "$M/$t" "$src" || gcc $CFLAGS_TOOLS -pthread -o "$M/$t" "$src" ;;
+		health-host) build_health ;;
 		*) echo "measure: no tool $t" >&2; return 1 ;;
 		esac || return 1
 	done

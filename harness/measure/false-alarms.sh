@@ -1,0 +1,55 @@
+#!/bin/sh
+# false-alarms.sh - do jitter_tsc's health tests trip on a healthy source?
+# Runs SAMPLES (default 10^8) raw samples of the kernel's speculative loop on
+# the host CPU through the kernel's own health-test code compiled in user
+# space (health-host.c: the Parameters and Health tests sections of
+# crypto/jitter_tsc.c, cut out at build time), quiet and loaded (as host.sh:
+# the build lock held; loaded, two xz -9 beside it), about a minute each.
+# Then the sample files of the last host.sh and guest.sh runs, if any, through
+# the tests of their collector. Prints the failure counts and the largest
+# count of each test beside its cutoff; writes the host.spec.false_alarms and
+# host_loaded.spec.false_alarms lines of harness/measure/results.
+# usage: harness/measure/false-alarms.sh [SAMPLES]
+set -eu
+top=$(cd "$(dirname "$0")/../.." && pwd)
+n=${1:-100000000}
+. "$top/harness/measure/lib.sh"
+build_tools health-host
+out=$top/out/measure/health; mkdir -p "$out"
+cpu=$(host_cpu)
+
+# summary FILE: one line from health-host's output
+summary() {
+	awk '$1=="intermittent"{i=$2} $1=="permanent"{p=$2} $1=="samples"{n=$2}
+		$1=="largest"{c[$2]=$3 "/" $5; if ($7 != "") { k=$7; gsub(/[^0-9]/, "", k); c[$2]=c[$2] (k ? " (lag " k ")" : " (stuck)") }}
+		END{printf "%s intermittent, %s permanent in %s samples; largest count/cutoff: RCT run %s, APT %s, predictor run %s, predictor hits %s\n",
+			i, p, n, c["rct_run"], c["apt_count"], c["predictor_run"], c["predictor_hits"]}' "$1"
+}
+
+trap 'load_stop' EXIT INT TERM
+echo "false-alarms: $n samples of the kernel's loop through its health tests, quiet and loaded ($cpu); waiting for the build lock"
+exec 9> "$BUILD_LOCK"
+flock 9
+"$M/health-host" -n "$n" > "$out/quiet.txt"
+load_start
+"$M/health-host" -n "$n" > "$out/loaded.txt"
+load_stop
+flock -u 9
+exec 9>&-
+for c in quiet loaded; do
+	printf '  %-30s %s\n' "host $c, live" "$(summary "$out/$c.txt")"
+	grep '^failure' "$out/$c.txt" | sed 's/^/    /' || :
+done
+set_results host.spec.false_alarms "$(summary "$out/quiet.txt") ($(date -u +%Y-%m-%d); $cpu)"
+set_results host_loaded.spec.false_alarms "$(summary "$out/loaded.txt") ($(date -u +%Y-%m-%d); $cpu)"
+
+# the samples host.sh and guest.sh kept, through the tests of their collector
+m=$top/out/measure
+for f in host/quiet-spec:spec host/loaded-spec:spec host/quiet-timer:timer host/loaded-timer:timer \
+	guest-raw/spec_raw:spec guest-raw/timer_raw:timer; do
+	file=$m/${f%:*}.bin
+	[ -s "$file" ] || continue
+	"$M/health-host" -s "${f#*:}" -f "$file" > "$out/file.txt"
+	printf '  %-30s %s\n' "${f%:*}.bin" "$(summary "$out/file.txt")"
+	grep '^failure' "$out/file.txt" | sed 's/^/    /' || :
+done
