@@ -2,7 +2,7 @@
 # `make help` lists them. Everything built goes to build/ and out/ (git-ignored).
 
 H := harness
-.PHONY: help run check series bench sync tree kernel clean
+.PHONY: help run check series bench soak sync tree kernel clean
 
 help:
 	@echo "make run     lay the tree, build the guest kernel, boot it and print the report"
@@ -10,6 +10,7 @@ help:
 	@echo "             KUnit, KUnit+debug, boot test, docs, cutoffs); logs in out/logs/"
 	@echo "make series  git format-patch of the series into out/series/"
 	@echo "make bench   the entropy benchmark (harness/bench/bench.sh)"
+	@echo "make soak    boot the guest 20 times (SOAK_BOOTS=N): no health-test failure"
 	@echo "make sync    bring edits made in build/linux back into the repo"
 	@echo "make tree    build/linux = pristine base + the series (incremental)"
 	@echo "make kernel  build the guest bzImage in build/obj-guest"
@@ -37,6 +38,9 @@ sync:
 bench:
 	@test -x $(H)/bench/bench.sh || { echo "bench: harness/bench/bench.sh is missing" >&2; exit 1; }
 	@$(H)/bench/bench.sh
+
+soak: kernel
+	@$(H)/measure/soak.sh $(SOAK_BOOTS)
 
 clean:
 	rm -rf build out
