@@ -89,7 +89,7 @@ if [ "$(v stats.present)" = 1 ]; then
 			row "  $c" "disabled"
 			continue
 		fi
-		row "  $c" "$(v "stat.$c.samples") samples, $(v "stat.$c.bits_credited") bits credited, credit $(v "stat.$c.credit_per_sample_64ths")/64 bit per sample"
+		row "  $c" "$(v "stat.$c.samples") samples, $(v "stat.$c.bits_credited") bits credited, credit $(v "stat.$c.credit_per_sample_256ths")/256 bit per sample"
 	done
 else
 	row "health tests" "no /sys/kernel/debug/jitter_tsc/stats (debugfs option off?)"
