@@ -130,6 +130,10 @@ for c in $conds; do
 		record "explore.$v.$c" "$c" "$v"
 	done
 done
+if [ -n "$variants" ]; then
+	set_results explore.date "$(date -u +%Y-%m-%dT%H:%MZ)"
+	set_results explore.cpu "$cpu"
+fi
 # the quiet kernel loop and timer analogue stand for the host in the pictures
 [ ! -f "$d/quiet-spec.bin" ] || cp "$d/quiet-spec.bin" "$out/host-spec.bin"
 [ ! -f "$d/quiet-timer.bin" ] || cp "$d/quiet-timer.bin" "$out/host-timer.bin"
