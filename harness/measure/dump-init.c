@@ -4,12 +4,14 @@
  * conditioned AF_ALG output) from the guest to a raw virtio disk.
  *
  * Mounts proc, sysfs, devtmpfs and debugfs, then, by the kernel command line:
- *   jtsc.dump=raw    (default) from /sys/kernel/debug/jitter_tsc/:
- *                    spec_raw (jtsc.spec_bits, default 10^6 bits),
- *                    timer_raw (jtsc.timer_samples deltas, default 10^6, cut
- *                    short after jtsc.timer_ms, default 240000 ms),
- *                    boot_spec_raw, boot_timer_raw, stats; each raw read is
- *                    timed (ns per raw sample, syscall cost included)
+ *   jtsc.dump=raw    (default) from /sys/kernel/debug/jitter_tsc/, one
+ *                    byte per raw sample (the low byte of a cycle-counter
+ *                    delta): spec_raw (jtsc.spec_samples, default 10^6),
+ *                    timer_raw (jtsc.timer_samples, default 10^6, cut short
+ *                    after jtsc.timer_ms, default 240000 ms), boot_spec_raw,
+ *                    boot_timer_raw (the startup-test samples), stats; each
+ *                    raw read is timed (ns per raw sample, syscall cost
+ *                    included)
  *   jtsc.dump=afalg  jtsc.dump_bytes (default 4 MiB) of jitter_tsc output
  *                    through AF_ALG (algif_rng), timed
  * and always the kernel log. Sections are streamed to jtsc.dump_dev
@@ -185,41 +187,35 @@ static char *slurp(const char *file, size_t *len, long long *ns,
 	return buf;
 }
 
+/* Read @samples raw samples of debugfs FILE, one byte each, into a section. */
+static void dump_samples(const char *file, unsigned long samples, long long budget)
+{
+	size_t len = samples;
+	long long ns;
+	char path[128], *b;
+
+	snprintf(path, sizeof(path), DBG "%s", file);
+	b = slurp(path, &len, &ns, samples ? file : NULL, budget);
+	if (b && len) {
+		section(file, b, len, samples ? ns : 0, len);
+		if (samples)
+			say("JTSC dump.%s.ns_per_sample=%.2f", file, (double)ns / len);
+	}
+	free(b);
+}
+
 static void dump_raw(void)
 {
-	unsigned long bits = param_ul("jtsc.spec_bits", 1000000);
-	unsigned long deltas = param_ul("jtsc.timer_samples", 1000000);
 	long long budget = (long long)param_ul("jtsc.timer_ms", 240000) * 1000000;
-	size_t len;
+	size_t len = 0;
 	long long ns;
 	char *b;
 
-	len = (bits + 63) / 64 * 8;
-	b = slurp(DBG "spec_raw", &len, &ns, "spec_raw", 0);
-	if (b && len) {
-		section("spec_raw", b, len, ns, len * 8);
-		say("JTSC dump.spec_raw.ns_per_sample=%.2f", (double)ns / (len * 8));
-	}
-	free(b);
-	len = deltas * 8;
-	b = slurp(DBG "timer_raw", &len, &ns, "timer_raw", budget);
-	len &= ~7UL;
-	if (b && len) {
-		section("timer_raw", b, len, ns, len / 8);
-		say("JTSC dump.timer_raw.ns_per_sample=%.1f", (double)ns / (len / 8));
-	}
-	free(b);
-	len = 0;
-	b = slurp(DBG "boot_spec_raw", &len, &ns, NULL, 0);
-	if (b && len)
-		section("boot_spec_raw", b, len, 0, len * 8);
-	free(b);
-	len = 0;
-	b = slurp(DBG "boot_timer_raw", &len, &ns, NULL, 0);
-	if (b && len)
-		section("boot_timer_raw", b, len, 0, len / 8);
-	free(b);
-	len = 0;
+	dump_samples("spec_raw", param_ul("jtsc.spec_samples", 1000000), 0);
+	dump_samples("timer_raw", param_ul("jtsc.timer_samples", 1000000), budget);
+	/* the startup samples: the whole file (0: untimed, to its end) */
+	dump_samples("boot_spec_raw", 0, 0);
+	dump_samples("boot_timer_raw", 0, 0);
 	b = slurp(DBG "stats", &len, &ns, NULL, 0);
 	if (b && len)
 		section("stats", b, len, 0, 0);

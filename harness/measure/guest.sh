@@ -1,15 +1,18 @@
 #!/bin/bash
 # guest.sh [raw|afalg] - boot the guest kernel once with dump-init as /init and
 # a raw virtio disk, and copy out what it dumped (harness/measure/dump-init.c):
-#   raw    raw samples of both collectors from debugfs (jitter_tsc/*_raw),
-#          estimated with ea_noniid; writes the guest.* lines of
-#          harness/measure/results (a QEMU TCG guest: emulated CPU, host TSC)
+#   raw    raw samples of both collectors from debugfs (jitter_tsc/*_raw,
+#          one byte per sample: the low byte of a cycle-counter delta),
+#          estimated with ea_noniid -t u8; writes the guest.* lines of
+#          harness/measure/results (a QEMU TCG guest: emulated CPU, host
+#          TSC). The boot holds the shared build lock, so that no build
+#          competes with the emulator while it samples (GUEST_LOCK=0: not).
 #   afalg  conditioned jitter_tsc output read through AF_ALG (for quality.sh)
 # Files go to out/measure/guest-MODE/. The dump leaves the guest on a raw
 # virtio disk when the kernel's .config has VIRTIO_BLK, else on a second
 # serial port (ttyS1, captured to a file); JTSC_DUMP_VIA=disk|serial forces.
-# Env: KERNEL (default the guest bzImage), JTSC_SPEC_BITS, JTSC_TIMER_SAMPLES,
-# JTSC_TIMER_MS, JTSC_DUMP_BYTES.
+# Env: KERNEL (default the guest bzImage), JTSC_SPEC_SAMPLES, JTSC_TIMER_SAMPLES
+# (default 10^6 each), JTSC_TIMER_MS, JTSC_DUMP_BYTES.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/harness/measure/lib.sh"
@@ -18,7 +21,7 @@ kernel=${KERNEL:-$top/build/obj-guest/arch/x86/boot/bzImage}
 out=$top/out/measure/guest-$mode
 [ -r "$kernel" ] || { echo "guest: no kernel at $kernel (make kernel)" >&2; exit 2; }
 mkdir -p "$out"
-build_tools
+build_tools ea_noniid
 
 # initramfs: the guest one (harness/guest/mkinitramfs.sh) + a newc archive
 # whose /init is dump-init (later entries override earlier ones)
@@ -39,7 +42,7 @@ if [ -z "$via" ]; then
 fi
 case $mode in
 raw)
-	words="jtsc.dump=raw jtsc.spec_bits=${JTSC_SPEC_BITS:-1000000}"
+	words="jtsc.dump=raw jtsc.spec_samples=${JTSC_SPEC_SAMPLES:-1000000}"
 	words="$words jtsc.timer_samples=${JTSC_TIMER_SAMPLES:-1000000} jtsc.timer_ms=${JTSC_TIMER_MS:-240000}"
 	size=$(( 64 << 20 ))
 	tmo=$(( ${JTSC_TIMER_MS:-240000} / 1000 + 180 ))
@@ -61,6 +64,11 @@ else
 	qargs="-serial mon:stdio -chardev file,id=jtscdump,path=$img -device isa-serial,chardev=jtscdump"
 	words="$words jtsc.dump_dev=/dev/ttyS1"
 fi
+if [ "$mode" = raw ] && [ "${GUEST_LOCK:-1}" != 0 ]; then
+	echo "guest: waiting for the build lock (no build while the guest samples)"
+	exec 9> "$BUILD_LOCK"
+	flock 9
+fi
 echo "guest: booting (TCG) for a $mode dump via $via; progress lines from the guest follow"
 # shellcheck disable=SC2086
 JTSC_BOOT_TIMEOUT=$tmo JTSC_QEMU_ARGS="$qargs" \
@@ -75,6 +83,7 @@ while kill -0 "$pid" 2>/dev/null; do
 	last=$l
 done
 wait "$pid"
+exec 9>&-	# the lock, if taken
 { grep 'JTSC dump\.' "$out/guest.log" | sed 's/^.*JTSC /  /'; } || true
 python3 "$top/harness/measure/undump.py" "$img" "$out"
 rm -f "$img"
@@ -84,6 +93,7 @@ if [ "$mode" = afalg ]; then
 	exit 1
 fi
 
+where="QEMU $(qemu-system-x86_64 --version | head -1 | awk '{print $4}') TCG guest, -cpu qemu64,-rdrand,-rdseed -smp 2, on $(host_cpu)"
 ns() { awk -v n="$1" '$1==n{ if ($4) printf "%.2f", $3/$4 }' "$out/meta"; }
 cnt() { awk -v n="$1" '$1==n{print $4}' "$out/meta"; }
 if [ ! -s "$out/spec_raw.bin" ] && [ ! -s "$out/timer_raw.bin" ]; then
@@ -91,20 +101,20 @@ if [ ! -s "$out/spec_raw.bin" ] && [ ! -s "$out/timer_raw.bin" ]; then
 	exit 1
 fi
 if [ -s "$out/spec_raw.bin" ]; then
-	echo "guest: estimating spec_raw ($(cnt spec_raw) bits)"
-	"$M/ea_noniid" -t bits "$out/spec_raw.bin" > "$out/spec_raw.ea"
+	echo "guest: estimating spec_raw ($(cnt spec_raw) samples, about a minute)"
+	"$M/ea_noniid" -t u8 "$out/spec_raw.bin" > "$out/spec_raw.ea"
 	set_results guest.spec.samples "$(cnt spec_raw)"
 	set_results guest.spec.ns_per_sample "$(ns spec_raw)"
-	set_hmin guest.spec "$out/spec_raw.ea"
+	set_hmin guest.spec "$out/spec_raw.ea" "$where"
 fi
 if [ -s "$out/timer_raw.bin" ]; then
-	echo "guest: estimating timer_raw ($(cnt timer_raw) deltas, low 8 bits)"
-	"$M/ea_noniid" -t u64 "$out/timer_raw.bin" > "$out/timer_raw.ea"
+	echo "guest: estimating timer_raw ($(cnt timer_raw) samples)"
+	"$M/ea_noniid" -t u8 "$out/timer_raw.bin" > "$out/timer_raw.ea"
 	set_results guest.timer.samples "$(cnt timer_raw)"
 	set_results guest.timer.ns_per_sample "$(ns timer_raw)"
-	set_hmin guest.timer "$out/timer_raw.ea"
+	set_hmin guest.timer "$out/timer_raw.ea" "$where"
 fi
-set_results guest.where "QEMU $(qemu-system-x86_64 --version | head -1 | awk '{print $4}') TCG guest, -cpu qemu64,-rdrand,-rdseed -smp 2, on $(host_cpu)"
+set_results guest.where "$where"
 set_results guest.date "$(date -u +%Y-%m-%dT%H:%MZ)"
 kver=$(file -b "$kernel" 2>/dev/null | sed -n 's/.*version \([^,]*\),.*/\1/p')
 set_results guest.kernel "${kver:-$kernel} ($kernel)"
