@@ -5,10 +5,11 @@
  *
  * The code under test is not a copy: lib.sh (build_health) cuts the
  * "Parameters" and "Health tests" sections out of crypto/jitter_tsc.c at
- * build time, from their banners to the next banner, into
- * build/measure/jitter_tsc-health.inc, which is included below; the structs
+ * build time, from their banners to the next banner, and the jtsc_params[]
+ * table, into build/measure/jitter_tsc-health.inc, which is included
+ * below; the structs
  * and enums come from include/crypto/internal/jitter_tsc.h itself. What they
- * need from the kernel is supplied here (u8..u64, likely/unlikely, max/max_t,
+ * need from the kernel is supplied here (u8..u64, likely/unlikely, max/max_t/MAX,
  * DIV_ROUND_UP, static_assert, VISIBLE_IF_KUNIT and EXPORT_SYMBOL_IF_KUNIT as
  * in a KUnit build, SHA256_DIGEST_SIZE, U16_MAX, ARRAY_SIZE, BIT_ULL, __ffs64)
  * and by stand-ins for <linux/mutex.h>, <linux/types.h> and <linux/errno.h>
@@ -56,6 +57,7 @@ typedef uint64_t u64;
 /* each argument evaluated once, as in the kernel: max(res, f()) calls f once */
 #define max(a, b)		({ __typeof__(a) _a = (a); __typeof__(b) _b = (b); _a > _b ? _a : _b; })
 #define max_t(t, a, b)		({ t _a = (a); t _b = (b); _a > _b ? _a : _b; })
+#define MAX(a, b)		((a) > (b) ? (a) : (b))	/* for constant expressions */
 #define DIV_ROUND_UP(n, d)	(((n) + (d) - 1) / (d))
 #define static_assert(e, ...)	_Static_assert(e, #e)
 #define U16_MAX			((u16)~0U)

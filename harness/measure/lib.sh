@@ -73,7 +73,8 @@ build_spec_variant() {
 
 # build_health: $M/health-host, with the Parameters and Health tests
 # sections of crypto/jitter_tsc.c (from the "Parameters" banner to the
-# "Folding" one) cut out into $M/jitter_tsc-health.inc, never a copy kept
+# "Folding" one) and its jtsc_params[] table cut out into
+# $M/jitter_tsc-health.inc, never a copy kept
 build_health() {
 	build_hweight || return 1
 	_hc=$top/crypto/jitter_tsc.c
@@ -85,17 +86,23 @@ build_health() {
 		printf '%s\n' "/* stand-in for the kernel's <linux/$_h.h>: health-host.c defines the rest */" \
 			"#include_next <linux/$_h.h>" > "$M/shim/linux/$_h.h"
 	done
+	# the sections, then the jtsc_params[] table if it lies outside them
 	awk '{ l[NR] = $0 } /^\/\*\*\*\*\*\*\*\*\*\*\*\*\*\*\*\*\*\*\*\*+$/ { b[NR] = 1 }
+		/^const struct jtsc_health_params jtsc_params\[/ { p = NR }
+		p && !q && /^};/ { q = NR }
 		END {
 			for (i = 1; i <= NR; i++) if (b[i]) {
 				if (l[i + 2] == " * Parameters") s = i
 				if (l[i + 2] == " * Folding") e = i - 1
 			}
-			if (!s || e < s) exit 1
+			if (!s || e < s || !q) exit 1
 			print "#line " s " \"crypto/jitter_tsc.c\""
 			for (i = s; i <= e; i++) print l[i]
+			if (p >= s && p <= e) exit
+			print "#line " p " \"crypto/jitter_tsc.c\""
+			for (i = p; i <= q; i++) print l[i]
 		}' "$_hc" > "$M/jitter_tsc-health.inc" && grep -q 'jtsc_health_sample' "$M/jitter_tsc-health.inc" ||
-		{ echo "measure: no Parameters ... Folding sections in $_hc" >&2; return 1; }
+		{ echo "measure: no Parameters ... Folding sections or jtsc_params[] in $_hc" >&2; return 1; }
 	gcc $CFLAGS_TOOLS -mno-popcnt -I "$M/shim" -I "$M" -I "$top/include" \
 		-idirafter "$top/arch/x86/include" -o "$M/health-host" \
 		"$top/harness/measure/health-host.c" "$M/hweight.o"
