@@ -6,7 +6,8 @@
 #          estimated with ea_noniid -t u8; writes the guest.* lines of
 #          harness/measure/results (a QEMU TCG guest: emulated CPU, host
 #          TSC). The boot holds the shared build lock, so that no build
-#          competes with the emulator while it samples (GUEST_LOCK=0: not).
+#          competes with the emulator while it samples, and waits for the
+#          CPUs to be idle (GUEST_LOCK=0: neither).
 #   afalg  conditioned jitter_tsc output read through AF_ALG (for quality.sh)
 # Files go to out/measure/guest-MODE/. The dump leaves the guest on a raw
 # virtio disk when the kernel's .config has VIRTIO_BLK, else on a second
@@ -68,6 +69,7 @@ if [ "$mode" = raw ] && [ "${GUEST_LOCK:-1}" != 0 ]; then
 	echo "guest: waiting for the build lock (no build while the guest samples)"
 	exec 9> "$BUILD_LOCK"
 	flock 9
+	idle_wait
 fi
 echo "guest: booting (TCG) for a $mode dump via $via; progress lines from the guest follow"
 # shellcheck disable=SC2086

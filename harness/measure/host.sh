@@ -44,19 +44,6 @@ trap 'load_stop' EXIT INT TERM
 echo "host: $cpu; $n samples a run; waiting for the build lock"
 exec 9> "$BUILD_LOCK"
 flock 9
-# idle_wait: (the lock held) wait until the CPUs are idle for a second, at
-# most HOST_IDLE_WAIT seconds (default 300): work other than builds, such as
-# another guest, takes no lock
-idle_wait() {
-	w=0
-	while :; do
-		t0=$(cpu_ticks); sleep 1; b=$(busy_pct "$t0" "$(cpu_ticks)")
-		[ "$b" != "?" ] && [ "$b" -le 10 ] && return 0
-		w=$((w + 1))
-		[ "$w" -lt "${HOST_IDLE_WAIT:-300}" ] || { echo "host: the CPUs stay $b% busy; measuring anyway"; return 0; }
-		[ "$w" != 1 ] || echo "host: other work keeps the CPUs $b% busy; waiting for it to end"
-	done
-}
 # collect COND: every run of COND, and the CPUs' busy share meanwhile
 collect() {
 	if [ "$1" = loaded ]; then load_start; else idle_wait; fi
@@ -97,6 +84,7 @@ done
 record() {
 	rp=$1 best= runs= k=0
 	for f in "$d/$2-$3"-*.ea; do
+		[ -e "$f" ] || continue	# no such runs
 		f=${f%.ea}; k=$((k + 1))
 		runs="${runs:+$runs; }$(ea_min "$f.ea") ($(ea_which "$f.ea")) $(val "$f" ns_per_sample) ns"
 		if [ -z "$best" ] || awk -v a="$(ea_min "$f.ea")" -v b="$(ea_min "$best.ea")" 'BEGIN{exit !(a < b)}'; then

@@ -198,6 +198,20 @@ busy_pct() {
 	echo "$1 $2" | awk '{ if ($4 > $2) printf "%.0f", 100 * ($3 - $1) / ($4 - $2); else print "?" }'
 }
 
+# idle_wait: (the build lock held) wait until the CPUs are idle for a
+# second, at most IDLE_WAIT_MAX seconds (default 300): work other than
+# builds, such as another guest, takes no lock
+idle_wait() {
+	w=0
+	while :; do
+		t0=$(cpu_ticks); sleep 1; b=$(busy_pct "$t0" "$(cpu_ticks)")
+		[ "$b" != "?" ] && [ "$b" -le 10 ] && return 0
+		w=$((w + 1))
+		[ "$w" -lt "${IDLE_WAIT_MAX:-300}" ] || { echo "measure: the CPUs stay $b% busy; measuring anyway"; return 0; }
+		[ "$w" != 1 ] || echo "measure: other work keeps the CPUs $b% busy; waiting for it to end"
+	done
+}
+
 # set_results KEY VALUE: replace or append "KEY VALUE" in the results file
 set_results() {
 	[ -f "$RESULTS" ] || printf '%s\n' \
