@@ -8,8 +8,9 @@
 # (init's report mode). The stats are read before the AF_ALG reads; a
 # failure during those shows as a console line, which is checked. Prints one
 # line per boot (samples tested: those counted at the stats read plus those
-# behind the AF_ALG output, 8 x oversample x 256 / credit a byte) and a summary;
-# exits 1 if any boot fails a check.
+# behind the AF_ALG output, 8 x oversample x 256 / credit a byte) and a summary,
+# which goes to harness/measure/results as guest.soak; exits 1 if any boot
+# fails a check.
 # Logs in out/soak/. Env: KERNEL (default the guest bzImage), JTSC_BOOT_TIMEOUT.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -18,11 +19,15 @@ n=${1:-20}
 kernel=${KERNEL:-$top/build/obj-guest/arch/x86/boot/bzImage}
 out=$top/out/soak; mkdir -p "$out"
 [ -r "$kernel" ] || { echo "soak: no kernel at $kernel (make kernel)" >&2; exit 2; }
+# every boot the same kernel, even if it is rebuilt meanwhile
+kdate=$(date -u -r "$kernel" +%Y-%m-%dT%H:%MZ)
+cp "$kernel" "$out/bzImage" && kernel=$out/bzImage
 . "$g/parse.sh"
+. "$top/harness/measure/lib.sh"
 "$g/mkinitramfs.sh" "$out/initramfs.cpio" || exit 1
 ov=$(python3 "$top/harness/measure/check-cutoffs.py" --params | awk '$1=="oversample"{print $2}')
 
-bad=0 samples=0
+bad=0 samples=0 whys=
 printf '%-5s %-6s %-9s %-28s %-10s %s\n' boot result selftest "stats failures (int/perm)" "samples" "AF_ALG 64 KiB read"
 for i in $(seq 1 "$n"); do
 	log=$out/boot-$i.log
@@ -54,7 +59,12 @@ for i in $(seq 1 "$n"); do
 	samples=$((samples + s))
 	printf '%-5s %-6s %-9s %-28s %-10s %s\n' "$i" "$([ -z "$why" ] && echo ok || echo FAIL)" "${st:-?}" \
 		"$fails" "$s" "${rd%% *}"
-	[ -z "$why" ] || { bad=$((bad + 1)); echo "      $why (log: $log)"; }
+	[ -z "$why" ] || { bad=$((bad + 1)); whys="$whys$why"$'\n'; echo "      $why (log: $log)"; }
 done
-echo "soak: $n boots, $((n - bad)) clean, $bad with a failure; $samples raw samples health tested"
+sum="$n boots, $((n - bad)) clean, $bad with a failure; $samples raw samples health tested"
+echo "soak: $sum"
+# the failures, most frequent first: "6 x why"
+top_whys=$(printf '%s' "$whys" | sed 's/^\[[^]]*\] //' | sort | uniq -c | sort -rn |
+	awk '{c=$1; $1=""; printf "%s%d x%s", (NR>1 ? "; " : ""), c, $0}')
+set_results guest.soak "$sum${top_whys:+ ($top_whys)} ($(date -u +%Y-%m-%d), the guest kernel of $kdate; TCG on $(host_cpu))"
 [ "$bad" = 0 ]
