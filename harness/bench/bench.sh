@@ -6,16 +6,21 @@
 #     median/min/max of BENCH_BOOTS (default 5) boots each, same kernel;
 #   - AF_ALG throughput of jitter_tsc, jitterentropy_rng and stdrng, each
 #     guest reading all three, in BENCH_AFALG_GUESTS (default 3) guests;
-#   - raw rate and SP 800-90B min-entropy per raw sample of each collector,
-#     on the host CPU (harness/measure/host.sh) and in the guest (guest.sh raw),
-#     against the credit in crypto/jitter_tsc.c, and the throughput ceiling
-#     that the collector's rate and the credit set;
+#   - raw rate and SP 800-90B min-entropy per raw sample (one byte, the low
+#     byte of a counter delta) of each collector, on the host CPU quiet and
+#     loaded (harness/measure/host.sh: the kernel's loop and the timer
+#     analogue, one run each; its variants are taken from the results, where
+#     host.sh last put them, unless BENCH_VARIANTS=1) and in the guest
+#     (guest.sh raw), against the credit in crypto/jitter_tsc.c, and the
+#     throughput ceiling that the collector's rate and the credit set;
+#   - the machine code of the speculative loop, kernel and user space, in the
+#     order the header describes (harness/measure/loop-check.sh);
 #   - rngtest/dieharder counts on conditioned output (quality.sh);
-#   - pictures: raw vs conditioned bitmaps, timer-delta histograms (PNG).
+#   - pictures: raw vs conditioned samples, histograms of the raw samples (PNG).
 # Prints an aligned table; writes out/bench/results.txt, out/bench/table.md,
 # harness/bench/latest.txt (the copy the README includes), and out/bench/*.png.
 # Env: BENCH_BOOTS, BENCH_AFALG_GUESTS, BENCH_TIMER_MS (guest timer_raw budget, default 90000),
-#      BENCH_QUALITY_BYTES (default 8388608; 0 skips quality), KERNEL.
+#      BENCH_QUALITY_BYTES (default 8388608; 0 skips quality), BENCH_VARIANTS, KERNEL.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/harness/measure/lib.sh"
@@ -36,8 +41,15 @@ fi
 build_tools
 
 # ---- 1. host CPU: the collector loops in user space
-step "host: collector loops on $(host_cpu) (about 40 s)"
-"$top/harness/measure/host.sh" > "$out/host.log" 2>&1 || { cat "$out/host.log"; exit 1; }
+hv=none mins=5; [ "${BENCH_VARIANTS:-0}" = 1 ] && hv= mins=13
+step "host: collector loops on $(host_cpu), quiet and loaded (about $mins minutes)"
+HOST_SPEC_RUNS=1 HOST_VARIANT_RUNS=1 HOST_VARIANTS=$hv "$top/harness/measure/host.sh" > "$out/host.log" 2>&1 ||
+	{ cat "$out/host.log"; exit 1; }
+"$top/harness/measure/loop-check.sh" > "$out/loops.txt" 2>&1
+# "guest kernel ok, user space ok", or what is wrong
+loops=$(sed -n 's/^loop-check: \(guest kernel\|user space\): \(ok\).*/\1 \2/p; s/^loop-check: \(guest kernel\|user space\): /\1 NOT: /p' \
+	"$out/loops.txt" | paste -sd ';' - | sed 's/;/, /')
+[ -n "$loops" ] || loops="loop-check failed: $(tail -1 "$out/loops.txt")"
 
 # ---- 2. boots (a boot where jitter_tsc did not register is counted apart): getrandom wait and "crng init done", stock vs jitter_tsc
 "$top/harness/guest/mkinitramfs.sh" "$out/initramfs.cpio" || exit 1
@@ -141,8 +153,10 @@ step "code size of crypto/jitter_tsc.o, with and without the debugfs option"
 kobj=${kernel%/arch/x86/boot/bzImage} nodbg=$top/build/obj-size
 if [ -f "$kobj/.config" ] && [ -d "$top/build/linux" ]; then
 	rm -rf "$nodbg"; mkdir -p "$nodbg"; cp "$kobj/.config" "$nodbg/.config"
+	# a kernel build: under the shared build lock, as every build here
 	(cd "$top/build/linux" && ./scripts/config --file "$nodbg/.config" -d CRYPTO_JITTER_TSC_DEBUGFS &&
-		make -s O="$nodbg" olddefconfig && make -s -j2 O="$nodbg" crypto/jitter_tsc.o) > "$out/size.log" 2>&1 ||
+		flock "$BUILD_LOCK" sh -c "make -s O='$nodbg' olddefconfig && make -s -j2 O='$nodbg' crypto/jitter_tsc.o") \
+		> "$out/size.log" 2>&1 ||
 		echo "bench: the size build failed ($out/size.log)" >&2
 fi
 objsize() { size "$1" 2>/dev/null | awk 'NR==2{printf "text %d, data %d, bss %d bytes", $1, $2, $3}'; }
@@ -157,7 +171,7 @@ git -C "$top" diff --quiet HEAD -- . ':!README.md' ':!harness/bench/latest.txt' 
 	':!harness/measure/results' 2>/dev/null || rev=$rev-dirty
 r() { awk -v k="$1" '$1==k{$1=""; sub(/^ /,""); print; exit}' "$RESULTS"; }
 params=$(python3 "$top/harness/measure/check-cutoffs.py" --params 2>/dev/null)
-credit() { echo "$params" | awk -v n="$1" '$1==n{printf "%.4f", $3/64}'; }
+credit() { echo "$params" | awk -v n="$1" '$1==n{printf "%.4f", $3/256}'; }
 oversample=$(echo "$params" | awk '$1=="oversample"{print $2}')
 fmt() { awk -v x="$1" 'BEGIN{ if (x=="" || x=="NA") print "n/a"; else if (x+0>=1e6) printf "%.2f M", x/1e6; else if (x+0>=1e3) printf "%.1f k", x/1e3; else printf "%.0f", x }'; }
 safety() { awk -v h="$1" -v c="$2" 'BEGIN{ if (h=="" || c=="" || c+0==0) print "n/a"; else printf "%.2fx", h/c }'; }
@@ -206,19 +220,64 @@ printf '%-44s %14s\n' "  jitter_tsc / ceiling" "$(awk -v a="$t_j" -v b="$ceil" '
 echo "  vs jent, each of the $guests guests (sorted): ${ratios:-n/a}; the table shows the"
 echo "  guest with the median ratio. Both rngs read in the same guest, 3 s each."
 echo
-row() { printf '%-26s %10s %8s %-15s %8s %8s %7s\n' "$1" "$(r "$2.ns_per_sample")" "$(r "$2.h_min")" \
-	"($(r "$2.h_min_estimator"))" "$(low "$2")" "$3" "$(safety "$(low "$2")" "$3")"; }
-printf '%-26s %10s %8s %-15s %8s %8s %7s\n' "Raw samples" "ns/sample" "H_min" "(estimator)" "lowest" "credit" "safety"
-row "  speculative, host CPU" host.spec "$sc"
-row "  speculative, TCG guest" guest.spec "$sc"
-row "  timer, host (analogue)" host.timer "$tc"
-row "  timer, TCG guest" guest.timer "$tc"
-echo "  H_min: SP 800-90B non-IID minimum (ea_noniid), bits per raw sample (spec: 1 bit;"
-echo "  timer: low 8 bits of each delta), this run; lowest: lowest of all runs recorded in"
-echo "  harness/measure/results; credit: crypto/jitter_tsc.c; safety = lowest / credit (>= 2 required)."
-echo "  Samples: guest $(r guest.spec.samples) spec bits, $(r guest.timer.samples) timer deltas;"
-echo "  host $(r host.spec.samples) spec bits, $(r host.timer.samples) timer deltas."
+# the raw-samples table: one row per loop and where it ran; the lowest
+# H_min of all runs recorded (quiet, loaded), the credit, credited bits per
+# microsecond of collecting, and lowest / credit
+num() { awk -v x="$1" -v f="$2" 'BEGIN{ if (x == "") print "-"; else printf f, x }'; }
+lower() { awk -v a="$1" -v b="$2" 'BEGIN{ if (a == "") print b; else if (b == "" || a + 0 < b + 0) print a; else print b }'; }
+# rawrow LABEL QUIET_PREFIX LOADED_PREFIX CREDIT: CREDIT empty for a variant,
+# whose would-be credit (half its lowest) is shown in parentheses
+rawrow() {
+	local lq ll lo c cr bpu sf
+	lq=$(low "$2"); ll=$([ -n "$3" ] && low "$3"); lo=$(lower "$lq" "$ll")
+	c=$4 cr=$(num "$4" %.4f)
+	if [ -z "$c" ] && [ -n "$lo" ]; then c=$(awk -v l="$lo" 'BEGIN{printf "%.4f", l / 2}'); cr="($c)"; fi
+	bpu=$(awk -v c="$c" -v ns="$(r "$2.ns_per_sample")" 'BEGIN{ if (c == "" || ns + 0 == 0) print "-"; else printf "%.3f", 1000 * c / ns }')
+	[ -n "$4" ] || bpu="($bpu)"
+	sf=-; [ -z "$4" ] || sf=$(safety "$lo" "$4")
+	printf '%-34s %8s %8s %9s %9s %9s %8s %7s\n' "$1" "$(num "$(r "$2.ns_per_sample")" %.1f)" \
+		"$([ -n "$3" ] && num "$(r "$3.ns_per_sample")" %.1f || echo -)" "$(num "$lq" %.5f)" "$(num "$ll" %.5f)" \
+		"$cr" "$bpu" "$sf"
+}
+# est PREFIX: the estimator behind PREFIX's lowest figure
+est() { r "$1.h_min_lowest" | sed -n 's/^[^ ]* ([^,]*, \(.*\); .*/\1/p' | sed 's/most common value/MCV/; s/, bitstring/ (bitstring)/'; }
+printf '%-34s %17s %19s %9s %8s %7s\n' "Raw samples (1 byte: low byte of" "ns/sample" "lowest H_min" "credit" "credited" "safety"
+printf '%-34s %8s %8s %9s %9s %9s %8s %7s\n' "  a counter delta per pass)" quiet loaded quiet loaded "bits" "bits/us" ""
+echo "  speculative, host CPU"
+for v in popcount $SPEC_VARIANT_ORDERS; do
+	k=$(spec_variant_name "$v")
+	rawrow "    $(spec_variant_label "$v")" "explore.$k.quiet" "explore.$k.loaded" ""
+done
+rawrow "    $(spec_variant_label "$(spec_order)") (the kernel's)" host.spec host_loaded.spec "$sc"
+rawrow "  speculative, TCG guest kernel" guest.spec "" "$sc"
+rawrow "  timer, host (analogue)" host.timer host_loaded.timer "$tc"
+rawrow "  timer, TCG guest kernel" guest.timer "" "$tc"
+echo "  H_min: SP 800-90B non-IID minimum (ea_noniid -t u8), bits per raw sample, the lowest of"
+echo "  all runs in harness/measure/results. Quiet: the build lock held, the CPUs idle; loaded:"
+echo "  the same, with $LOAD_DESC. The host timer row is a user-space"
+echo "  analogue of the kernel's loop (host-timer.c), the other host rows the kernel's own code."
+echo "  Estimators behind the lowest: speculative, host $(est host.spec) / $(est host_loaded.spec),"
+echo "  guest $(est guest.spec); timer, host $(est host.timer) / $(est host_loaded.timer), guest $(est guest.timer)."
+echo "  This run: speculative $(r host.spec.h_min) / $(r host_loaded.spec.h_min) host, $(r guest.spec.h_min) guest;"
+echo "  timer $(r host.timer.h_min) / $(r host_loaded.timer.h_min) host, $(r guest.timer.h_min) guest."
+echo "  credit: crypto/jitter_tsc.c (bits per raw sample; in parentheses, half the lowest, for"
+echo "  a variant); credited bits/us = credit / ns per sample (quiet); safety = lowest / credit"
+echo "  (>= 2 required). Variants: host.sh of $(r explore.date), $(r explore.cpu)."
+runs() { r "$1.samples" | sed 's/ run(s), lowest kept/ runs/'; }
+echo "  Samples: spec $(runs host.spec) host quiet, $(runs host_loaded.spec) loaded, $(r guest.spec.samples) guest;"
+echo "  timer $(runs host.timer) host quiet, $(runs host_loaded.timer) loaded, $(r guest.timer.samples) guest."
 echo "  Guest ns/sample: read through debugfs, syscall cost included."
+echo "  Machine code of the speculative loop (loop-check.sh: rdtsc, call __sw_hweight64, load and"
+echo "  store of one byte, rdtsc): $loops."
+# the health tests over recorded samples (false-alarms.sh) and boots (soak.sh)
+fa() { r "$1.false_alarms" | awk '{ n = $6; if (n ~ /^10*$/) n = "10^" length(n) - 1
+	c = ""; if (match($0, /credit [0-9]+\/256/)) c = ", " substr($0, RSTART, RLENGTH)
+	if ($1 != "") printf "%s/%s of %s%s", $1, $3, n, c; else printf "n/a" }'; }
+[ -z "$(fa host.spec)$(fa guest.timer)" ] || {
+	echo "  Health-test failures, intermittent/permanent (false-alarms.sh): speculative, host"
+	echo "  $(fa host.spec) quiet, $(fa host_loaded.spec) loaded, guest $(fa guest.spec);"
+	echo "  timer, host $(fa host.timer) quiet, $(fa host_loaded.timer) loaded, guest $(fa guest.timer)."; }
+[ -z "$(r guest.soak)" ] || echo "  Soak (soak.sh): $(r guest.soak | sed 's/; [0-9]* raw samples health tested//; s/ ([0-9-]*, the guest.*//; s/ ([0-9-]*, bzImage.*//')."
 echo "  Ceiling = 1e9 / (ns per raw sample x raw samples per output bit x 8) bytes/s, with"
 echo "  raw samples per output bit = ${oversample:-?} (credited bits per output bit) / credit;"
 echo "  at the debugfs read rates above: spec $(fmt "$ceil_spec") B/s, timer $(fmt "$ceil_timer") B/s."
@@ -228,8 +287,9 @@ echo
 echo "Code size, crypto/jitter_tsc.o (x86_64, gcc ${cc_ver:-?}, the guest .config)"
 printf '  %-34s %s\n' "CRYPTO_JITTER_TSC_DEBUGFS=n" "${size_off:-n/a}" "CRYPTO_JITTER_TSC_DEBUGFS=y" "${size_on:-n/a}"
 echo
-echo "Pictures (out/bench/): bitmaps.png (raw speculative bits | conditioned output, TCG guest),"
-echo "  timer-hist.png (timer-collector deltas: TCG guest kernel, host analogue)."
+echo "Pictures (out/bench/): bitmaps.png (raw speculative samples | conditioned output, TCG guest),"
+echo "  timer-hist.png, spec-hist.png (raw samples of each collector: TCG guest kernel, host)."
+echo "  The loops' machine code: out/bench/loops.txt."
 echo "Time taken: $(( $(date +%s) - T0 )) s."
 } > "$out/results.txt"
 { echo '```'; cat "$out/results.txt"; echo '```'; } > "$out/table.md"
