@@ -96,9 +96,10 @@ struct jtsc_health_params {
  * @pred_seen: samples seen in the current predictor window
  * @startup_left: samples the startup test still has to see
  * @failures: intermittent failures since the last passed startup test
- * @hist: the last JTSC_MAX_LAG samples, byte k the sample at lag k + 1
+ * @pos: where the oldest of the last JTSC_MAX_LAG samples is in @hist
+ * @hist: the last JTSC_MAX_LAG samples, each twice, oldest first from @pos
  * @d2: the counter's last second difference (mod 256)
- * @running: bit k set while predictor k (k < 64) has a run going
+ * @running: bit j set while the predictor of lag 64 - j has a run going
  * @run: current run of consecutive hits of each predictor
  * @hits: hits of each predictor in the current predictor window
  */
@@ -112,7 +113,8 @@ struct jtsc_health {
 	unsigned int pred_seen;
 	unsigned int startup_left;
 	unsigned int failures;
-	u64 hist[JTSC_MAX_LAG / 8];
+	unsigned int pos;
+	u8 hist[2 * JTSC_MAX_LAG];
 	u8 d2;
 	u64 running;
 	u16 run[JTSC_NR_PREDICTORS];
