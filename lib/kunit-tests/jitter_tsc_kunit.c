@@ -5,17 +5,25 @@
  * The suite proves the parts of jitter_tsc that decide whether its output can
  * be trusted, without relying on the timing jitter of the machine it runs on:
  *
- *  - The SP 800-90B health tests are a pure function of the raw samples, so
- *    they are fed scripted streams: stuck values, runs and window counts just
- *    below and at each cutoff, a biased source, and a long stream from a
- *    fixed-seed PRNG that must never raise a false alarm.
- *  - The cutoffs are compared with their formulas, the LFSR with known
- *    answers from an independent model (harness/kunit/lfsr-vectors.py).
- *  - The cycle counter and both collectors are replaced by static stubs to
- *    inject faults into private instances: a constant, coarse or slow
- *    counter, stuck collectors, failures after a healthy start.
- *  - The output path, the crypto API (with several kthreads) and the pull
- *    used by random.c are checked on the real collectors.
+ *  - The health tests are a pure function of the raw samples, so they are
+ *    fed scripted byte streams: each cutoff of the Repetition Count Test, the
+ *    Adaptive Proportion Test and the determinism predictors, just below and
+ *    at its value, with streams built so that only one count moves; the
+ *    deterministic delta streams of a broken counter; and a long stream from
+ *    a fixed-seed PRNG that must never raise an alarm.
+ *  - Every cutoff is recomputed from the credit, the binomial ones from a
+ *    table of harness/kunit/apt-cutoffs.py; the LFSR is checked against
+ *    known answers of an independent model (harness/kunit/lfsr-vectors.py).
+ *  - The cycle counter and both collectors are replaced by static stubs that
+ *    serve scripted streams to private instances: the startup test refuses
+ *    every deterministic stream, and one that begins after a healthy start is
+ *    stopped before any pool word holding one of its samples is released,
+ *    wherever it begins relative to the predictor windows.
+ *  - Pool words and output blocks are compared with a model (the LFSR fold
+ *    of the scripted samples, SHA-256 of the words), and every credit is
+ *    pinned.
+ *  - The crypto API (with several kthreads) and the pull used by random.c
+ *    are checked on the real collectors.
  *
  * Static stubs only redirect calls made from the test's own thread, so the
  * registered "jitter_tsc" algorithm never sees an injected fault.
@@ -28,6 +36,8 @@
 #include <crypto/internal/jitter_tsc.h>
 #include <crypto/jitter_tsc.h>
 #include <crypto/rng.h>
+#include <crypto/sha2.h>
+#include <linux/bitmap.h>
 #include <linux/bits.h>
 #include <linux/completion.h>
 #include <linux/delay.h>
@@ -35,24 +45,51 @@
 #include <linux/kthread.h>
 #include <linux/ktime.h>
 #include <linux/math.h>
+#include <linux/math64.h>
 #include <linux/sizes.h>
 #include <linux/sort.h>
 #include <linux/string.h>
 
-/* Mirrors JTSC_MAX_INTERMITTENT in crypto/jitter_tsc.c. */
+/*
+ * Constants of crypto/jitter_tsc.c that its header does not export. The
+ * constants case checks each against what the driver does.
+ */
+#define JTSC_TEST_ENTROPY_SHIFT		8	/* credits count 1/256 bit */
+#define JTSC_TEST_APT_WINDOW		512
+#define JTSC_TEST_PRED_WINDOW		4096
+#define JTSC_TEST_STARTUP		4096	/* samples of the startup test */
 #define JTSC_TEST_MAX_INTERMITTENT	3
-
-/* Samples in the long fault-free streams: at least 10^6. */
-#define JTSC_TEST_GOOD_SAMPLES		SZ_1M
+#define JTSC_TEST_ALPHA_LOG2		30
+#define JTSC_TEST_PERM_ALPHA_LOG2	60
+#define JTSC_TEST_PRED_ALPHA_LOG2	(JTSC_TEST_ALPHA_LOG2 + 7)
+#define JTSC_TEST_PRED_PERM_ALPHA_LOG2	(JTSC_TEST_PERM_ALPHA_LOG2 + 7)
+#define JTSC_TEST_MAX_WORD_CREDIT	(32 << JTSC_TEST_ENTROPY_SHIFT)
+/* Entropy behind one output block: twice its size, in 1/256 bit. */
+#define JTSC_TEST_BLOCK_CREDIT		((SHA256_DIGEST_SIZE * 8 * 2) << JTSC_TEST_ENTROPY_SHIFT)
 
 /* Byte written around and into buffers to see what a call wrote. */
 #define JTSC_TEST_CANARY		0xa5
 
+/* Fixed seeds of the scripted streams. */
+#define JTSC_TEST_SEED			0x0123456789abcdefULL
+#define JTSC_TEST_PERIOD_SEED		0x5eed000000000000ULL
+
 /*
- * Fixed-seed PRNG (xorshift64*): the stand-in for a healthy noise source.
- * Its statistics are far better than any entropy claim of jitter_tsc, so
- * every health-test failure it provokes is a false alarm.
+ * Byte @i of the healthy stream @seed: splitmix64 of the index, so that a
+ * scripted collector is a pure function of the sample number. Its bytes are
+ * far better than any credit jitter_tsc claims, so every health-test
+ * failure they provoke is a false alarm.
  */
+static u8 jtsc_test_byte(u64 seed, u64 i)
+{
+	u64 z = seed + (i + 1) * 0x9e3779b97f4a7c15ULL;
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return (z ^ (z >> 31)) >> 56;
+}
+
+/* xorshift64*, for the fake counter and the stream builder. */
 static u64 jtsc_test_prng(u64 *s)
 {
 	*s ^= *s >> 12;
@@ -61,12 +98,16 @@ static u64 jtsc_test_prng(u64 *s)
 	return *s * 0x2545f4914f6cdd1dULL;
 }
 
-/* One healthy raw sample of @src: a fair bit, or a delta with 12 bits. */
-static u64 jtsc_test_good_sample(enum jtsc_source src, u64 *s)
+/* Entropy credited to one pool word of @src, in 1/256 bit. */
+static unsigned int jtsc_test_word_credit(enum jtsc_source src)
 {
-	u64 r = jtsc_test_prng(s);
+	return jtsc_params[src].credit * jtsc_params[src].samples_per_word;
+}
 
-	return src == JTSC_SRC_SPEC ? r >> 63 : 40000 + (r >> 52);
+/* Pool words behind one output block of @src. */
+static unsigned int jtsc_test_block_words(enum jtsc_source src)
+{
+	return DIV_ROUND_UP(JTSC_TEST_BLOCK_CREDIT, jtsc_test_word_credit(src));
 }
 
 static const char *const jtsc_test_result_name[] = {
@@ -82,217 +123,629 @@ static const char *jtsc_test_result(enum jtsc_health_result r)
 }
 
 static struct jtsc_health *jtsc_test_health(struct kunit *test,
-					    enum jtsc_source src)
+					    const struct jtsc_health_params *p)
 {
 	struct jtsc_health *h = kunit_kzalloc(test, sizeof(*h), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, h);
-	jtsc_health_init(h, &jtsc_params[src]);
+	jtsc_health_init(h, p);
 	return h;
 }
 
 /*
- * Feeds @n healthy samples; returns the number fed before the first verdict
- * that is not OK, which it stores in @res (OK if there was none).
+ * Feeds @n samples of the healthy stream @seed from sample *@i on; returns
+ * how many passed before the first verdict that is not OK, stored in @res.
  */
-static unsigned int jtsc_test_feed_good(struct jtsc_health *h,
-					enum jtsc_source src, u64 *prng,
-					unsigned int n,
+static unsigned int jtsc_test_feed_good(struct jtsc_health *h, u64 seed,
+					u64 *i, unsigned int n,
 					enum jtsc_health_result *res)
 {
-	unsigned int i;
+	unsigned int k;
 
-	for (i = 0; i < n; i++) {
-		*res = jtsc_health_sample(h, jtsc_test_good_sample(src, prng));
+	*res = JTSC_HEALTH_OK;
+	for (k = 0; k < n; k++) {
+		*res = jtsc_health_sample(h, jtsc_test_byte(seed, (*i)++));
 		if (*res != JTSC_HEALTH_OK)
-			return i;
+			return k;
 	}
 	return n;
 }
 
-/*
- * Feeds @value until the first verdict that is not OK, at most @max times;
- * returns the 1-based position of that sample, 0 if there was none.
- */
-static unsigned int jtsc_test_feed_stuck(struct jtsc_health *h, u64 value,
-					 unsigned int max,
-					 enum jtsc_health_result *res)
-{
-	unsigned int i;
-
-	for (i = 1; i <= max; i++) {
-		*res = jtsc_health_sample(h, value);
-		if (*res != JTSC_HEALTH_OK)
-			return i;
-	}
-	return 0;
-}
-
-/* ---- Cutoffs ---------------------------------------------------------- */
-
-/*
- * APT cutoffs for alpha = 2^-30 and 2^-60, computed with exact arithmetic by
- * harness/kunit/apt-cutoffs.py from the claimed entropy (credit / 64 bit per
- * sample) and the window: 1 + CRITBINOM(W, 2^-H, 1 - alpha).
- */
-struct jtsc_apt_ref {
-	unsigned int credit;
-	unsigned int window;
-	unsigned int cutoff;
-	unsigned int perm_cutoff;
-};
-
-static const struct jtsc_apt_ref jtsc_apt_refs[] = {
-/* BEGIN apt-cutoffs.py output */
-	{ 5, 1024, 1008, 1020 },
-	{ 8, 1024, 988, 1005 },
-	{ 12, 1024, 958, 981 },
-	{ 16, 1024, 928, 955 },
-	{ 24, 1024, 868, 901 },
-	{ 32, 1024, 810, 847 },
-	{ 48, 1024, 703, 744 },
-	{ 64, 1024, 609, 652 },
-	{ 32, 512, 422, 447 },
-	{ 64, 512, 325, 355 },
-	{ 96, 512, 248, 279 },
-	{ 128, 512, 190, 220 },
-	{ 192, 512, 114, 139 },
-	{ 256, 512, 71, 91 },
-/* END apt-cutoffs.py output */
-};
-
-/* RCT cutoff (SP 800-90B 4.4.1): 1 + ceil(-log2(alpha) / H), H = credit/64 */
-static unsigned int jtsc_test_rct_cutoff(unsigned int log2_alpha,
-					 unsigned int credit)
-{
-	return 1 + DIV_ROUND_UP(log2_alpha * 64, credit);
-}
-
 struct jtsc_source_case {
 	enum jtsc_source src;
-	unsigned int window;
 	const char *desc;
 };
 
 static const struct jtsc_source_case jtsc_source_cases[] = {
-	{ JTSC_SRC_SPEC, 1024, "speculative collector, binary samples" },
-	{ JTSC_SRC_TIMER, 512, "timer collector, delta samples" },
+	{ JTSC_SRC_SPEC, "speculative collector" },
+	{ JTSC_SRC_TIMER, "timer collector" },
 };
 
 KUNIT_ARRAY_PARAM_DESC(jtsc_source, jtsc_source_cases, desc);
 
+/* ---- Parameters and cutoffs -------------------------------------------- */
+
+/*
+ * Binomial cutoffs, 1 + CRITBINOM(W, 2^-H, 1 - alpha), computed in 100-digit
+ * arithmetic by harness/kunit/apt-cutoffs.py for H = credit / 256 bit: the
+ * APT's at W = 512 and alpha = 2^-30 and 2^-60, the predictor hits' at
+ * W = 4096 and alpha = 2^-37 and 2^-67.
+ */
+struct jtsc_binom_ref {
+	unsigned int credit;
+	unsigned int window;
+	unsigned int log2_alpha;
+	unsigned int log2_perm_alpha;
+	unsigned int cutoff;
+	unsigned int perm_cutoff;
+};
+
+static const struct jtsc_binom_ref jtsc_binom_refs[] = {
+/* BEGIN apt-cutoffs.py output */
+	{ 14, 512, 30, 60, 513, 513 },
+	{ 32, 512, 30, 60, 502, 512 },
+	{ 64, 512, 30, 60, 477, 494 },
+	{ 96, 512, 30, 60, 449, 471 },
+	{ 128, 512, 30, 60, 422, 447 },
+	{ 160, 512, 30, 60, 396, 423 },
+	{ 192, 512, 30, 60, 371, 399 },
+	{ 230, 512, 30, 60, 343, 372 },
+	{ 256, 512, 30, 60, 325, 355 },
+	{ 384, 512, 30, 60, 248, 279 },
+	{ 512, 512, 30, 60, 190, 220 },
+	{ 768, 512, 30, 60, 114, 139 },
+	{ 1024, 512, 30, 60, 71, 91 },
+	{ 14, 4096, 37, 67, 4019, 4043 },
+	{ 32, 4096, 37, 67, 3870, 3909 },
+	{ 64, 4096, 37, 67, 3598, 3653 },
+	{ 96, 4096, 37, 67, 3337, 3401 },
+	{ 128, 4096, 37, 67, 3091, 3162 },
+	{ 160, 4096, 37, 67, 2861, 2936 },
+	{ 192, 4096, 37, 67, 2647, 2726 },
+	{ 230, 4096, 37, 67, 2413, 2494 },
+	{ 256, 4096, 37, 67, 2265, 2346 },
+	{ 384, 4096, 37, 67, 1658, 1737 },
+	{ 512, 4096, 37, 67, 1216, 1289 },
+	{ 768, 4096, 37, 67, 661, 720 },
+	{ 1024, 4096, 37, 67, 368, 413 },
+/* END apt-cutoffs.py output */
+};
+
+static const struct jtsc_binom_ref *jtsc_test_binom(unsigned int credit,
+						    unsigned int window,
+						    unsigned int log2_alpha)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(jtsc_binom_refs); i++)
+		if (jtsc_binom_refs[i].credit == credit &&
+		    jtsc_binom_refs[i].window == window &&
+		    jtsc_binom_refs[i].log2_alpha == log2_alpha)
+			return &jtsc_binom_refs[i];
+	return NULL;
+}
+
+/* SP 800-90B 4.4.1: 1 + ceil(-log2(alpha) / H), H = credit / 256 bit. */
+static unsigned int jtsc_test_run_cutoff(unsigned int log2_alpha,
+					 unsigned int credit)
+{
+	return 1 + DIV_ROUND_UP(log2_alpha << JTSC_TEST_ENTROPY_SHIFT, credit);
+}
+
+/*
+ * Every cutoff follows from the credit: the RCT's and the predictor runs'
+ * in integers, the APT's and the predictor hits' from the table above. A
+ * new credit without a table row fails here, naming the script to rerun.
+ */
 static void jtsc_cutoffs_test(struct kunit *test)
 {
 	const struct jtsc_source_case *c = test->param_value;
 	const struct jtsc_health_params *p = &jtsc_params[c->src];
-	const struct jtsc_apt_ref *ref = NULL;
-	unsigned int i;
+	const struct jtsc_binom_ref *apt, *hits;
 
 	KUNIT_ASSERT_GT(test, p->credit, 0U);
+	KUNIT_EXPECT_EQ(test, p->rct_cutoff,
+			jtsc_test_run_cutoff(JTSC_TEST_ALPHA_LOG2, p->credit));
+	KUNIT_EXPECT_EQ(test, p->rct_perm_cutoff,
+			jtsc_test_run_cutoff(JTSC_TEST_PERM_ALPHA_LOG2, p->credit));
+	KUNIT_EXPECT_EQ(test, p->run_cutoff,
+			jtsc_test_run_cutoff(JTSC_TEST_PRED_ALPHA_LOG2, p->credit));
+	KUNIT_EXPECT_EQ(test, p->run_perm_cutoff,
+			jtsc_test_run_cutoff(JTSC_TEST_PRED_PERM_ALPHA_LOG2,
+					     p->credit));
 
-	KUNIT_EXPECT_EQ(test, p->window, c->window);
-	KUNIT_EXPECT_EQ_MSG(test, p->rct_cutoff,
-			    jtsc_test_rct_cutoff(30, p->credit),
-			    "credit %u/64 bit", p->credit);
-	KUNIT_EXPECT_EQ_MSG(test, p->rct_perm_cutoff,
-			    jtsc_test_rct_cutoff(60, p->credit),
-			    "credit %u/64 bit", p->credit);
+	apt = jtsc_test_binom(p->credit, JTSC_TEST_APT_WINDOW,
+			      JTSC_TEST_ALPHA_LOG2);
+	hits = jtsc_test_binom(p->credit, JTSC_TEST_PRED_WINDOW,
+			       JTSC_TEST_PRED_ALPHA_LOG2);
+	KUNIT_ASSERT_NOT_NULL_MSG(test, apt,
+				  "no APT reference for credit %u/256 bit: add it to harness/kunit/apt-cutoffs.py",
+				  p->credit);
+	KUNIT_ASSERT_NOT_NULL_MSG(test, hits,
+				  "no hits reference for credit %u/256 bit: add it to harness/kunit/apt-cutoffs.py",
+				  p->credit);
+	KUNIT_EXPECT_EQ(test, apt->log2_perm_alpha, JTSC_TEST_PERM_ALPHA_LOG2);
+	KUNIT_EXPECT_EQ(test, p->apt_cutoff, apt->cutoff);
+	KUNIT_EXPECT_EQ(test, p->apt_perm_cutoff, apt->perm_cutoff);
+	KUNIT_EXPECT_EQ(test, hits->log2_perm_alpha,
+			JTSC_TEST_PRED_PERM_ALPHA_LOG2);
+	KUNIT_EXPECT_EQ(test, p->hits_cutoff, hits->cutoff);
+	KUNIT_EXPECT_EQ(test, p->hits_perm_cutoff, hits->perm_cutoff);
 
-	for (i = 0; i < ARRAY_SIZE(jtsc_apt_refs); i++)
-		if (jtsc_apt_refs[i].credit == p->credit &&
-		    jtsc_apt_refs[i].window == p->window)
-			ref = &jtsc_apt_refs[i];
-	KUNIT_ASSERT_NOT_NULL_MSG(test, ref,
-				  "no reference for credit %u, window %u: rerun harness/kunit/apt-cutoffs.py",
-				  p->credit, p->window);
-	KUNIT_EXPECT_EQ(test, p->apt_cutoff, ref->cutoff);
-	KUNIT_EXPECT_EQ(test, p->apt_perm_cutoff, ref->perm_cutoff);
-
-	/* SP 800-90B 4.3 item 9: the startup test sees at least 1024 samples. */
-	KUNIT_EXPECT_GE(test, p->startup_samples, 1024U);
+	/*
+	 * The permanent cutoff beyond the intermittent one, and reachable,
+	 * but for the APT's: at a low credit 1 + W, where it cannot fail.
+	 */
 	KUNIT_EXPECT_LT(test, p->rct_cutoff, p->rct_perm_cutoff);
-	KUNIT_EXPECT_LT(test, p->apt_cutoff, p->apt_perm_cutoff);
-	KUNIT_EXPECT_LE(test, p->apt_perm_cutoff, p->window);
+	KUNIT_EXPECT_LE(test, p->apt_cutoff, p->apt_perm_cutoff);
+	if (p->apt_perm_cutoff <= JTSC_TEST_APT_WINDOW)
+		KUNIT_EXPECT_LT(test, p->apt_cutoff, p->apt_perm_cutoff);
+	KUNIT_EXPECT_LE(test, p->apt_perm_cutoff, JTSC_TEST_APT_WINDOW + 1);
+	KUNIT_EXPECT_LT(test, p->run_cutoff, p->run_perm_cutoff);
+	KUNIT_EXPECT_LE(test, p->run_perm_cutoff, U16_MAX);
+	KUNIT_EXPECT_LT(test, p->hits_cutoff, p->hits_perm_cutoff);
+	KUNIT_EXPECT_LE(test, p->hits_perm_cutoff, JTSC_TEST_PRED_WINDOW);
 }
 
-/* ---- Health tests on scripted streams ---------------------------------- */
-
-static void jtsc_health_init_test(struct kunit *test)
+/*
+ * The rest of a collector's row: a name, words that carry at most 32
+ * credited bits and tile the windows and batches, and the collect
+ * function that the static stubs below replace.
+ */
+static void jtsc_params_test(struct kunit *test)
 {
 	const struct jtsc_source_case *c = test->param_value;
 	const struct jtsc_health_params *p = &jtsc_params[c->src];
-	struct jtsc_health *h = jtsc_test_health(test, c->src);
-	enum jtsc_health_result res = JTSC_HEALTH_OK;
-	u64 prng = 0x5eed0001;
+
+	KUNIT_EXPECT_NOT_NULL(test, p->name);
+	KUNIT_EXPECT_LE(test, jtsc_test_word_credit(c->src),
+			JTSC_TEST_MAX_WORD_CREDIT);
+	KUNIT_EXPECT_EQ(test, p->samples_per_word % sizeof(u64), 0U);
+	KUNIT_EXPECT_EQ(test, JTSC_TEST_PRED_WINDOW % p->samples_per_word, 0U);
+	KUNIT_EXPECT_EQ(test, JTSC_BATCH % p->samples_per_word, 0U);
+	KUNIT_EXPECT_PTR_EQ(test, p->collect, c->src == JTSC_SRC_SPEC ?
+			    jtsc_spec_collect : jtsc_timer_collect);
+}
+
+/*
+ * The constants this suite mirrors, as the driver shows them: the startup
+ * length, the APT window, the predictor window.
+ */
+static void jtsc_constants_test(struct kunit *test)
+{
+	const struct jtsc_source_case *c = test->param_value;
+	struct jtsc_health *h = jtsc_test_health(test, &jtsc_params[c->src]);
+	enum jtsc_health_result res;
+	unsigned int n, closed = 0;
+	u64 i = 0;
+
+	KUNIT_EXPECT_EQ(test, h->startup_left, JTSC_TEST_STARTUP);
+	for (n = 1; n <= 2 * JTSC_TEST_PRED_WINDOW; n++) {
+		KUNIT_ASSERT_EQ(test, jtsc_test_feed_good(h, JTSC_TEST_SEED, &i,
+							  1, &res), 1U);
+		KUNIT_EXPECT_EQ_MSG(test, h->apt_seen,
+				    n % JTSC_TEST_APT_WINDOW, "sample %u", n);
+		if (jtsc_health_window_closed(h)) {
+			KUNIT_EXPECT_EQ_MSG(test, n % JTSC_TEST_PRED_WINDOW, 0U,
+					    "window closed at sample %u", n);
+			closed++;
+		}
+	}
+	KUNIT_EXPECT_EQ(test, closed, 2U);
+}
+
+/* ---- Health tests: startup and a healthy stream ------------------------- */
+
+/* The startup test passes on its last sample, not one earlier. */
+static void jtsc_health_startup_test(struct kunit *test)
+{
+	const struct jtsc_source_case *c = test->param_value;
+	const struct jtsc_health_params *p = &jtsc_params[c->src];
+	struct jtsc_health *h = jtsc_test_health(test, p);
+	enum jtsc_health_result res;
+	u64 i = 0;
 
 	KUNIT_EXPECT_PTR_EQ(test, h->params, p);
 	KUNIT_EXPECT_FALSE(test, jtsc_health_started(h));
-	KUNIT_EXPECT_EQ(test, h->startup_left, p->startup_samples);
 	KUNIT_EXPECT_EQ(test, h->failures, 0U);
-
-	/* The startup test passes on its last sample, not one earlier. */
-	KUNIT_ASSERT_EQ(test, jtsc_test_feed_good(h, c->src, &prng,
-						  p->startup_samples - 1, &res),
-			p->startup_samples - 1);
+	KUNIT_EXPECT_EQ(test, jtsc_health_hold(h), 0U);
+	KUNIT_ASSERT_EQ(test, jtsc_test_feed_good(h, JTSC_TEST_SEED, &i,
+						  JTSC_TEST_STARTUP - 1, &res),
+			JTSC_TEST_STARTUP - 1);
 	KUNIT_EXPECT_FALSE(test, jtsc_health_started(h));
-	KUNIT_ASSERT_EQ(test, jtsc_test_feed_good(h, c->src, &prng, 1, &res),
-			1U);
+	KUNIT_ASSERT_EQ(test, jtsc_test_feed_good(h, JTSC_TEST_SEED, &i, 1,
+						  &res), 1U);
 	KUNIT_EXPECT_TRUE(test, jtsc_health_started(h));
 }
 
-struct jtsc_stuck_case {
-	enum jtsc_source src;
-	u64 value;
-	const char *desc;
-};
-
-static const struct jtsc_stuck_case jtsc_stuck_cases[] = {
-	{ JTSC_SRC_SPEC, 0, "speculative collector, all zeros" },
-	{ JTSC_SRC_SPEC, 1, "speculative collector, all ones" },
-	{ JTSC_SRC_TIMER, 0, "timer collector, counter stuck (delta 0)" },
-	{ JTSC_SRC_TIMER, 1000, "timer collector, stuck delta 1000" },
-	{ JTSC_SRC_TIMER, U64_MAX, "timer collector, stuck delta U64_MAX" },
-};
-
-KUNIT_ARRAY_PARAM_DESC(jtsc_stuck, jtsc_stuck_cases, desc);
+/* Predictor windows of the long healthy stream: 256 Ki samples. */
+#define JTSC_TEST_GOOD_WINDOWS		64
 
 /*
- * A stuck source fails the RCT intermittently on its rct_cutoff-th sample
- * and, as the run goes on, permanently on its rct_perm_cutoff-th.
+ * A healthy stream passes window after window without an alarm, and each
+ * window closes on its last sample.
  */
-static void jtsc_health_stuck_test(struct kunit *test)
+static void jtsc_health_good_stream_test(struct kunit *test)
 {
-	const struct jtsc_stuck_case *c = test->param_value;
-	const struct jtsc_health_params *p = &jtsc_params[c->src];
-	struct jtsc_health *h = jtsc_test_health(test, c->src);
-	enum jtsc_health_result res = JTSC_HEALTH_OK;
-	unsigned int at;
+	const struct jtsc_source_case *c = test->param_value;
+	struct jtsc_health *h = jtsc_test_health(test, &jtsc_params[c->src]);
+	unsigned int n, closed = 0, max_hold = 0;
+	enum jtsc_health_result res;
+	u64 i = 0;
 
-	at = jtsc_test_feed_stuck(h, c->value, p->window, &res);
-	KUNIT_EXPECT_EQ_MSG(test, at, p->rct_cutoff,
-			    "value %llu, verdict %s", c->value,
-			    jtsc_test_result(res));
-	KUNIT_EXPECT_EQ_MSG(test, res, JTSC_HEALTH_INTERMITTENT,
-			    "verdict %s", jtsc_test_result(res));
-	KUNIT_EXPECT_EQ(test, h->failures, 1U);
-	KUNIT_EXPECT_EQ(test, h->startup_left, p->startup_samples);
-
-	at += jtsc_test_feed_stuck(h, c->value, p->window, &res);
-	KUNIT_EXPECT_EQ_MSG(test, at, p->rct_perm_cutoff,
-			    "value %llu, verdict %s", c->value,
-			    jtsc_test_result(res));
-	KUNIT_EXPECT_EQ_MSG(test, res, JTSC_HEALTH_PERMANENT,
-			    "verdict %s", jtsc_test_result(res));
+	for (n = 0; n < JTSC_TEST_GOOD_WINDOWS * JTSC_TEST_PRED_WINDOW; n++) {
+		res = jtsc_health_sample(h, jtsc_test_byte(JTSC_TEST_SEED, i++));
+		if (res != JTSC_HEALTH_OK) {
+			KUNIT_FAIL(test, "false alarm (%s) at sample %u",
+				   jtsc_test_result(res), n);
+			break;
+		}
+		if (jtsc_health_window_closed(h)) {
+			closed++;
+			max_hold = max(max_hold, jtsc_health_hold(h));
+		}
+	}
+	KUNIT_EXPECT_EQ(test, closed, JTSC_TEST_GOOD_WINDOWS);
+	KUNIT_EXPECT_TRUE(test, jtsc_health_started(h));
+	KUNIT_EXPECT_EQ(test, h->failures, 0U);
+	kunit_info(test, "longest run held at a window end: %u samples\n",
+		   max_hold);
 }
 
 /*
- * The verdicts other than OK that a scripted stream drew, with the 1-based
- * positions of their samples; the stream ends at the first permanent one.
+ * Feeds healthy samples, then a run of rct_cutoff copies of a value the
+ * last of them is not: the run ends in exactly one verdict, on its last
+ * sample, which is returned.
  */
+static enum jtsc_health_result jtsc_test_short_run(struct kunit *test,
+						   struct jtsc_health *h,
+						   u64 *i)
+{
+	unsigned int cutoff = h->params->rct_cutoff, k;
+	enum jtsc_health_result res = JTSC_HEALTH_OK;
+	u8 v = jtsc_test_byte(JTSC_TEST_SEED, *i + 99) ^ 0x80;
+
+	KUNIT_EXPECT_EQ(test, jtsc_test_feed_good(h, JTSC_TEST_SEED, i, 100,
+						  &res), 100U);
+	for (k = 1; k <= cutoff; k++) {
+		res = jtsc_health_sample(h, v);
+		if (k < cutoff)
+			KUNIT_EXPECT_EQ_MSG(test, res, JTSC_HEALTH_OK,
+					    "%s at sample %u of the run",
+					    jtsc_test_result(res), k);
+	}
+	return res;
+}
+
+/*
+ * JTSC_TEST_MAX_INTERMITTENT intermittent failures without a passed startup
+ * test in between are a permanent one; each intermittent failure restarts
+ * the startup test.
+ */
+static void jtsc_health_transition_test(struct kunit *test)
+{
+	const struct jtsc_source_case *c = test->param_value;
+	struct jtsc_health *h = jtsc_test_health(test, &jtsc_params[c->src]);
+	enum jtsc_health_result res;
+	unsigned int n;
+	u64 i = 0;
+
+	for (n = 1; n < JTSC_TEST_MAX_INTERMITTENT; n++) {
+		res = jtsc_test_short_run(test, h, &i);
+		KUNIT_EXPECT_EQ_MSG(test, res, JTSC_HEALTH_INTERMITTENT,
+				    "failure %u: %s", n, jtsc_test_result(res));
+		KUNIT_EXPECT_EQ(test, h->failures, n);
+		KUNIT_EXPECT_FALSE(test, jtsc_health_started(h));
+		KUNIT_EXPECT_EQ(test, h->startup_left, JTSC_TEST_STARTUP);
+	}
+	res = jtsc_test_short_run(test, h, &i);
+	KUNIT_EXPECT_EQ_MSG(test, res, JTSC_HEALTH_PERMANENT,
+			    "failure %u: %s", n, jtsc_test_result(res));
+}
+
+/*
+ * After an intermittent failure the startup test runs again, and passing
+ * it forgives the failures before it.
+ */
+static void jtsc_health_recovery_test(struct kunit *test)
+{
+	const struct jtsc_source_case *c = test->param_value;
+	struct jtsc_health *h = jtsc_test_health(test, &jtsc_params[c->src]);
+	enum jtsc_health_result res;
+	unsigned int round, n;
+	u64 i = 0;
+
+	for (round = 0; round < 3; round++) {
+		for (n = 1; n < JTSC_TEST_MAX_INTERMITTENT; n++) {
+			res = jtsc_test_short_run(test, h, &i);
+			KUNIT_EXPECT_EQ_MSG(test, res, JTSC_HEALTH_INTERMITTENT,
+					    "round %u, failure %u: %s", round,
+					    n, jtsc_test_result(res));
+			KUNIT_EXPECT_EQ(test, h->startup_left,
+					JTSC_TEST_STARTUP);
+		}
+		KUNIT_ASSERT_EQ(test,
+				jtsc_test_feed_good(h, JTSC_TEST_SEED, &i,
+						    JTSC_TEST_STARTUP - 1,
+						    &res),
+				JTSC_TEST_STARTUP - 1);
+		KUNIT_EXPECT_FALSE(test, jtsc_health_started(h));
+		KUNIT_EXPECT_EQ(test, h->failures,
+				JTSC_TEST_MAX_INTERMITTENT - 1);
+		KUNIT_ASSERT_EQ(test, jtsc_test_feed_good(h, JTSC_TEST_SEED,
+							  &i, 1, &res), 1U);
+		KUNIT_EXPECT_TRUE(test, jtsc_health_started(h));
+		KUNIT_EXPECT_EQ_MSG(test, h->failures, 0U, "round %u", round);
+	}
+}
+
+/* ---- Health tests: each cutoff, one count at a time --------------------- */
+
+/*
+ * The guesses a built stream can be made to hit: the determinism
+ * predictors (0, the stuck one, and the lags 1 to JTSC_MAX_LAG, lag 1 being
+ * what the RCT counts) and the APT's reference, the first sample of the
+ * APT window.
+ */
+#define JTSC_GUESS_STUCK	0
+#define JTSC_GUESS_APT		JTSC_NR_PREDICTORS
+
+/* The value guess @g makes for sample @i of @s. */
+static u8 jtsc_test_guess(const u8 *s, unsigned int i, unsigned int g)
+{
+	if (g == JTSC_GUESS_STUCK)
+		return 2 * s[i - 1] - s[i - 2];
+	if (g == JTSC_GUESS_APT)
+		return s[rounddown(i, JTSC_TEST_APT_WINDOW)];
+	return s[i - g];
+}
+
+/*
+ * Whether @r as sample @m of @s, where the samples @hit are to be hits of
+ * guess @g, would hit any guess: itself, or the stuck predictor at the
+ * planned hits right after it.
+ */
+static bool jtsc_test_collides(const u8 *s, unsigned int m, u8 r,
+			       const unsigned long *hit, unsigned int n,
+			       unsigned int g)
+{
+	bool next = m + 1 < n && test_bit(m + 1, hit);
+	unsigned int j;
+
+	for (j = 1; j <= min(m, JTSC_MAX_LAG); j++)
+		if (r == s[m - j])
+			return true;
+	if (m >= 2 && r == (u8)(2 * s[m - 1] - s[m - 2]))
+		return true;
+	if (m % JTSC_TEST_APT_WINDOW &&
+	    r == s[rounddown(m, JTSC_TEST_APT_WINDOW)])
+		return true;
+	if (!next || m < 1 || g == 1 || g == JTSC_GUESS_APT)
+		return false;
+	/* A stuck run of odd step repeats no value within 256 samples. */
+	if (g == JTSC_GUESS_STUCK)
+		return !((r - s[m - 1]) & 1);
+	/* The planned copy at m + 1 must not extend r into a progression. */
+	if ((u8)(2 * r) == (u8)(s[m + 1 - g] + s[m - 1]))
+		return true;
+	return g > 2 && m + 2 < n && test_bit(m + 2, hit) &&
+	       r == (u8)(2 * s[m + 1 - g] - s[m + 2 - g]);
+}
+
+/*
+ * Builds @n samples into @s: the samples @hit are guess @g's value, the
+ * others a value that no guess makes. Returns false if none was left.
+ */
+static bool jtsc_test_build(u8 *s, unsigned int n, const unsigned long *hit,
+			    unsigned int g, u64 seed)
+{
+	unsigned int i, t;
+	u64 prng = seed;
+
+	for (i = 0; i < n; i++) {
+		u8 r;
+
+		if (test_bit(i, hit)) {
+			s[i] = jtsc_test_guess(s, i, g);
+			continue;
+		}
+		r = jtsc_test_prng(&prng) >> 56;
+		for (t = 0; t < 256 && jtsc_test_collides(s, i, r, hit, n, g); t++)
+			r++;
+		if (t == 256)
+			return false;
+		s[i] = r;
+	}
+	return true;
+}
+
+/* Whether predictor @k hits sample @i of @s, by its definition. */
+static bool jtsc_test_hit(const u8 *s, unsigned int i, unsigned int k)
+{
+	if (k == JTSC_GUESS_STUCK)
+		return i >= 2 && (u8)(s[i] - s[i - 1]) == (u8)(s[i - 1] - s[i - 2]);
+	return i >= k && s[i] == s[i - k];
+}
+
+/*
+ * The largest value each count of the health tests takes over a stream,
+ * computed from the definitions, independently of the driver: runs of
+ * identical samples, APT references per window, runs of hits and hits per
+ * window of each predictor.
+ */
+struct jtsc_scan {
+	unsigned int rct;
+	unsigned int apt;
+	unsigned int run[JTSC_NR_PREDICTORS];
+	unsigned int hits[JTSC_NR_PREDICTORS];
+	unsigned int cur_run[JTSC_NR_PREDICTORS];
+	unsigned int cur_hits[JTSC_NR_PREDICTORS];
+};
+
+static void jtsc_test_scan(const u8 *s, unsigned int n, struct jtsc_scan *sc)
+{
+	unsigned int i, k, rct = 0, apt = 0;
+
+	memset(sc, 0, sizeof(*sc));
+	for (i = 0; i < n; i++) {
+		rct = i && s[i] == s[i - 1] ? rct + 1 : 1;
+		sc->rct = max(sc->rct, rct);
+		if (!(i % JTSC_TEST_APT_WINDOW))
+			apt = 0;
+		if (s[i] == s[rounddown(i, JTSC_TEST_APT_WINDOW)])
+			apt++;
+		sc->apt = max(sc->apt, apt);
+		if (!(i % JTSC_TEST_PRED_WINDOW))
+			memset(sc->cur_hits, 0, sizeof(sc->cur_hits));
+		for (k = 0; k < JTSC_NR_PREDICTORS; k++) {
+			if (!jtsc_test_hit(s, i, k)) {
+				sc->cur_run[k] = 0;
+				continue;
+			}
+			sc->run[k] = max(sc->run[k], ++sc->cur_run[k]);
+			sc->hits[k] = max(sc->hits[k], ++sc->cur_hits[k]);
+		}
+	}
+}
+
+enum jtsc_count {
+	JTSC_COUNT_RCT,		/* run of identical samples */
+	JTSC_COUNT_APT,		/* references in an APT window */
+	JTSC_COUNT_RUN,		/* run of hits of one predictor */
+	JTSC_COUNT_HITS,	/* hits of one predictor in a window */
+};
+
+static const char *const jtsc_count_name[] = {
+	[JTSC_COUNT_RCT] = "RCT run",
+	[JTSC_COUNT_APT] = "APT count",
+	[JTSC_COUNT_RUN] = "predictor run",
+	[JTSC_COUNT_HITS] = "predictor hits",
+};
+
+static void jtsc_test_cutoffs_of(const struct jtsc_health_params *p,
+				 enum jtsc_count count, unsigned int *cutoff,
+				 unsigned int *perm_cutoff)
+{
+	switch (count) {
+	case JTSC_COUNT_RCT:
+		*cutoff = p->rct_cutoff;
+		*perm_cutoff = p->rct_perm_cutoff;
+		break;
+	case JTSC_COUNT_APT:
+		*cutoff = p->apt_cutoff;
+		*perm_cutoff = p->apt_perm_cutoff;
+		break;
+	case JTSC_COUNT_RUN:
+		*cutoff = p->run_cutoff;
+		*perm_cutoff = p->run_perm_cutoff;
+		break;
+	case JTSC_COUNT_HITS:
+		*cutoff = p->hits_cutoff;
+		*perm_cutoff = p->hits_perm_cutoff;
+		break;
+	}
+}
+
+/* The value of @count in @h, as the driver keeps it. */
+static unsigned int jtsc_test_count(const struct jtsc_health *h,
+				    enum jtsc_count count, unsigned int g)
+{
+	switch (count) {
+	case JTSC_COUNT_RCT:
+		return h->rct_run;
+	case JTSC_COUNT_APT:
+		return h->apt_count;
+	case JTSC_COUNT_RUN:
+		return h->run[g];
+	default:
+		return h->hits[g];
+	}
+}
+
+/* The parameters of @p with every cutoff out of reach. */
+static struct jtsc_health_params *
+jtsc_test_unlimited(struct kunit *test, const struct jtsc_health_params *p)
+{
+	struct jtsc_health_params *q = kunit_kmalloc(test, sizeof(*q),
+						     GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, q);
+	*q = *p;
+	q->rct_cutoff = UINT_MAX;
+	q->rct_perm_cutoff = UINT_MAX;
+	q->apt_cutoff = UINT_MAX;
+	q->apt_perm_cutoff = UINT_MAX;
+	q->run_cutoff = UINT_MAX;
+	q->run_perm_cutoff = UINT_MAX;
+	q->hits_cutoff = UINT_MAX;
+	q->hits_perm_cutoff = UINT_MAX;
+	return q;
+}
+
+/*
+ * The parameters of @p with the cutoffs of every count but @keep out of
+ * reach, where those would otherwise fire first: a run of identical
+ * samples is also a run of lag-1 and stuck hits.
+ */
+static const struct jtsc_health_params *
+jtsc_test_isolate(struct kunit *test, const struct jtsc_health_params *p,
+		  enum jtsc_count keep)
+{
+	struct jtsc_health_params *q = jtsc_test_unlimited(test, p);
+
+	switch (keep) {
+	case JTSC_COUNT_RCT:
+		q->rct_cutoff = p->rct_cutoff;
+		q->rct_perm_cutoff = p->rct_perm_cutoff;
+		break;
+	case JTSC_COUNT_APT:
+		q->apt_cutoff = p->apt_cutoff;
+		q->apt_perm_cutoff = p->apt_perm_cutoff;
+		break;
+	case JTSC_COUNT_RUN:
+		q->run_cutoff = p->run_cutoff;
+		q->run_perm_cutoff = p->run_perm_cutoff;
+		break;
+	case JTSC_COUNT_HITS:
+		q->hits_cutoff = p->hits_cutoff;
+		q->hits_perm_cutoff = p->hits_perm_cutoff;
+		break;
+	}
+	return q;
+}
+
+/*
+ * A fresh state has no history: lag L cannot hit before the sample after
+ * the L-th, the stuck predictor before the third, whatever the samples.
+ */
+static void jtsc_health_history_test(struct kunit *test)
+{
+	const struct jtsc_source_case *c = test->param_value;
+	struct jtsc_health *h;
+	unsigned int n, k;
+
+	/* Zeros all along, as the history starts: no cutoff may stop them. */
+	h = jtsc_test_health(test, jtsc_test_unlimited(test, &jtsc_params[c->src]));
+
+	for (n = 1; n <= JTSC_MAX_LAG + 1; n++) {
+		KUNIT_ASSERT_EQ(test, jtsc_health_sample(h, 0), JTSC_HEALTH_OK);
+		for (k = 1; k <= JTSC_MAX_LAG; k++)
+			KUNIT_EXPECT_EQ_MSG(test, h->run[k], k < n ? n - k : 0,
+					    "lag %u after %u zeros", k, n);
+		KUNIT_EXPECT_EQ_MSG(test, h->run[JTSC_GUESS_STUCK],
+				    n > 2 ? n - 2 : 0, "stuck after %u zeros", n);
+		KUNIT_EXPECT_EQ(test, h->rct_run, n);
+		KUNIT_EXPECT_EQ(test, jtsc_health_hold(h), n > 1 ? n : 0);
+	}
+}
+
+/* Verdicts other than OK that a stream drew, with their 0-based samples. */
+#define JTSC_TEST_VERDICTS	4
+
 struct jtsc_verdicts {
 	unsigned int n;
-	unsigned int at[2];
-	enum jtsc_health_result res[2];
+	unsigned int at[JTSC_TEST_VERDICTS];
+	enum jtsc_health_result res[JTSC_TEST_VERDICTS];
 };
 
 static void jtsc_test_verdict(struct jtsc_verdicts *v, unsigned int at,
@@ -300,7 +753,7 @@ static void jtsc_test_verdict(struct jtsc_verdicts *v, unsigned int at,
 {
 	if (res == JTSC_HEALTH_OK)
 		return;
-	if (v->n < ARRAY_SIZE(v->at)) {
+	if (v->n < JTSC_TEST_VERDICTS) {
 		v->at[v->n] = at;
 		v->res[v->n] = res;
 	}
@@ -308,603 +761,514 @@ static void jtsc_test_verdict(struct jtsc_verdicts *v, unsigned int at,
 }
 
 /* Compares @got with @want and prints both on a mismatch. */
-static void jtsc_test_expect_verdicts(struct kunit *test,
+static void jtsc_test_expect_verdicts(struct kunit *test, const char *what,
 				      const struct jtsc_verdicts *got,
 				      const struct jtsc_verdicts *want)
 {
 	unsigned int i;
 
 	KUNIT_EXPECT_EQ_MSG(test, got->n, want->n,
-			    "got %s at %u, %s at %u; want %s at %u, %s at %u",
+			    "%s: got %s at %u, %s at %u; want %s at %u, %s at %u",
+			    what,
 			    got->n > 0 ? jtsc_test_result(got->res[0]) : "-",
-			    got->at[0],
+			    got->n > 0 ? got->at[0] : 0,
 			    got->n > 1 ? jtsc_test_result(got->res[1]) : "-",
-			    got->at[1],
+			    got->n > 1 ? got->at[1] : 0,
 			    want->n > 0 ? jtsc_test_result(want->res[0]) : "-",
-			    want->at[0],
+			    want->n > 0 ? want->at[0] : 0,
 			    want->n > 1 ? jtsc_test_result(want->res[1]) : "-",
-			    want->at[1]);
-	for (i = 0; i < min(got->n, want->n); i++) {
+			    want->n > 1 ? want->at[1] : 0);
+	for (i = 0; i < min3(got->n, want->n, JTSC_TEST_VERDICTS); i++) {
 		KUNIT_EXPECT_EQ_MSG(test, got->res[i], want->res[i],
-				    "verdict %u: %s, want %s", i,
+				    "%s: verdict %u is %s, want %s", what, i,
 				    jtsc_test_result(got->res[i]),
 				    jtsc_test_result(want->res[i]));
 		KUNIT_EXPECT_EQ_MSG(test, got->at[i], want->at[i],
-				    "verdict %u (%s) at the wrong sample", i,
-				    jtsc_test_result(got->res[i]));
+				    "%s: verdict %u (%s) at the wrong sample",
+				    what, i, jtsc_test_result(got->res[i]));
 	}
 }
 
-struct jtsc_cutoff_case {
-	enum jtsc_source src;
-	bool perm;		/* the cutoff for alpha = 2^-60 */
-	int offset;		/* added to the cutoff: -1 or 0 */
-	bool second_window;	/* a full healthy window comes first */
+struct jtsc_cut_case {
+	enum jtsc_count count;
+	unsigned int guess;	/* the guess the planned samples hit */
+	bool perm;		/* toward the cutoff for alpha = 2^-60 */
+	int offset;		/* added to that cutoff */
+	/* RCT, RUN: the run crosses a window end; APT, HITS: two windows */
+	bool across;
+	bool isolate;		/* the other counts' cutoffs out of reach */
 	const char *desc;
 };
 
-static const struct jtsc_cutoff_case jtsc_rct_cases[] = {
-	{ JTSC_SRC_SPEC, false, -1, false, "speculative, run of rct_cutoff - 1 passes" },
-	{ JTSC_SRC_SPEC, false, 0, false, "speculative, run of rct_cutoff fails" },
-	{ JTSC_SRC_SPEC, false, -1, true, "speculative, later window, rct_cutoff - 1 passes" },
-	{ JTSC_SRC_SPEC, false, 0, true, "speculative, later window, rct_cutoff fails" },
-	{ JTSC_SRC_SPEC, true, -1, false, "speculative, run of rct_perm_cutoff - 1 not permanent" },
-	{ JTSC_SRC_SPEC, true, 0, false, "speculative, run of rct_perm_cutoff permanent" },
-	{ JTSC_SRC_TIMER, false, -1, false, "timer, run of rct_cutoff - 1 passes" },
-	{ JTSC_SRC_TIMER, false, 0, false, "timer, run of rct_cutoff fails" },
-	{ JTSC_SRC_TIMER, false, -1, true, "timer, later window, rct_cutoff - 1 passes" },
-	{ JTSC_SRC_TIMER, false, 0, true, "timer, later window, rct_cutoff fails" },
-	{ JTSC_SRC_TIMER, true, -1, false, "timer, run of rct_perm_cutoff - 1 not permanent" },
-	{ JTSC_SRC_TIMER, true, 0, false, "timer, run of rct_perm_cutoff permanent" },
+static const struct jtsc_cut_case jtsc_cut_cases[] = {
+	{ JTSC_COUNT_RCT, 1, false, -1, false, false,
+	  "RCT: run of rct_cutoff - 1 passes" },
+	{ JTSC_COUNT_RCT, 1, false, 0, false, false,
+	  "RCT: run of rct_cutoff fails" },
+	{ JTSC_COUNT_RCT, 1, false, 0, true, false,
+	  "RCT: run of rct_cutoff across windows fails" },
+	{ JTSC_COUNT_RCT, 1, true, -1, false, true,
+	  "RCT alone: rct_perm_cutoff - 1 is not permanent" },
+	{ JTSC_COUNT_RCT, 1, true, 0, false, true,
+	  "RCT alone: rct_perm_cutoff is permanent" },
+	{ JTSC_COUNT_APT, JTSC_GUESS_APT, false, -1, false, false,
+	  "APT: apt_cutoff - 1 in a window passes" },
+	{ JTSC_COUNT_APT, JTSC_GUESS_APT, false, 0, false, false,
+	  "APT: apt_cutoff in a window fails" },
+	{ JTSC_COUNT_APT, JTSC_GUESS_APT, false, -1, true, false,
+	  "APT: apt_cutoff - 1 in two windows passes" },
+	{ JTSC_COUNT_APT, JTSC_GUESS_APT, true, -1, false, false,
+	  "APT: apt_perm_cutoff - 1 is not permanent" },
+	{ JTSC_COUNT_APT, JTSC_GUESS_APT, true, 0, false, false,
+	  "APT: apt_perm_cutoff is permanent" },
+	{ JTSC_COUNT_RUN, 0, false, -1, false, false,
+	  "stuck: run of run_cutoff - 1 passes" },
+	{ JTSC_COUNT_RUN, 0, false, 0, false, false,
+	  "stuck: run of run_cutoff fails" },
+	{ JTSC_COUNT_RUN, 0, false, 0, true, false,
+	  "stuck: run of run_cutoff across windows fails" },
+	{ JTSC_COUNT_RUN, 0, true, -1, false, false,
+	  "stuck: run_perm_cutoff - 1 is not permanent" },
+	{ JTSC_COUNT_RUN, 0, true, 0, false, false,
+	  "stuck: run_perm_cutoff is permanent" },
+	{ JTSC_COUNT_RUN, 2, false, -1, false, false,
+	  "lag 2: run of run_cutoff - 1 passes" },
+	{ JTSC_COUNT_RUN, 2, false, 0, false, false,
+	  "lag 2: run of run_cutoff fails" },
+	{ JTSC_COUNT_RUN, 2, false, 0, true, false,
+	  "lag 2: run of run_cutoff across windows fails" },
+	{ JTSC_COUNT_RUN, 33, false, -1, false, false,
+	  "lag 33: run of run_cutoff - 1 passes" },
+	{ JTSC_COUNT_RUN, 33, false, 0, false, false,
+	  "lag 33: run of run_cutoff fails" },
+	{ JTSC_COUNT_RUN, 33, false, 0, true, false,
+	  "lag 33: run of run_cutoff across windows fails" },
+	{ JTSC_COUNT_RUN, 33, true, -1, false, false,
+	  "lag 33: run_perm_cutoff - 1 is not permanent" },
+	{ JTSC_COUNT_RUN, 33, true, 0, false, false,
+	  "lag 33: run_perm_cutoff is permanent" },
+	{ JTSC_COUNT_RUN, 64, false, -1, false, false,
+	  "lag 64: run of run_cutoff - 1 passes" },
+	{ JTSC_COUNT_RUN, 64, false, 0, false, false,
+	  "lag 64: run of run_cutoff fails" },
+	{ JTSC_COUNT_RUN, 64, false, 0, true, false,
+	  "lag 64: run of run_cutoff across windows fails" },
+	{ JTSC_COUNT_RUN, 64, true, -1, false, false,
+	  "lag 64: run_perm_cutoff - 1 is not permanent" },
+	{ JTSC_COUNT_RUN, 64, true, 0, false, false,
+	  "lag 64: run_perm_cutoff is permanent" },
+	{ JTSC_COUNT_HITS, 0, false, -1, false, false,
+	  "stuck: hits_cutoff - 1 in a window pass" },
+	{ JTSC_COUNT_HITS, 0, false, 0, false, false,
+	  "stuck: hits_cutoff in a window fail" },
+	{ JTSC_COUNT_HITS, 0, false, -1, true, false,
+	  "stuck: hits_cutoff - 1 in two windows pass" },
+	{ JTSC_COUNT_HITS, 0, true, -1, false, false,
+	  "stuck: hits_perm_cutoff - 1 not permanent" },
+	{ JTSC_COUNT_HITS, 0, true, 0, false, false,
+	  "stuck: hits_perm_cutoff permanent" },
+	{ JTSC_COUNT_HITS, 33, false, -1, false, false,
+	  "lag 33: hits_cutoff - 1 in a window pass" },
+	{ JTSC_COUNT_HITS, 33, false, 0, false, false,
+	  "lag 33: hits_cutoff in a window fail" },
+	{ JTSC_COUNT_HITS, 33, false, -1, true, false,
+	  "lag 33: hits_cutoff - 1 in two windows pass" },
+	{ JTSC_COUNT_HITS, 33, true, -1, false, false,
+	  "lag 33: hits_perm_cutoff - 1 not permanent" },
+	{ JTSC_COUNT_HITS, 33, true, 0, false, false,
+	  "lag 33: hits_perm_cutoff permanent" },
+	{ JTSC_COUNT_HITS, 64, false, -1, false, false,
+	  "lag 64: hits_cutoff - 1 in a window pass" },
+	{ JTSC_COUNT_HITS, 64, false, 0, false, false,
+	  "lag 64: hits_cutoff in a window fail" },
+	{ JTSC_COUNT_HITS, 64, false, -1, true, false,
+	  "lag 64: hits_cutoff - 1 in two windows pass" },
+	{ JTSC_COUNT_HITS, 64, true, -1, false, false,
+	  "lag 64: hits_perm_cutoff - 1 not permanent" },
+	{ JTSC_COUNT_HITS, 64, true, 0, false, false,
+	  "lag 64: hits_perm_cutoff permanent" },
 };
 
-KUNIT_ARRAY_PARAM_DESC(jtsc_rct, jtsc_rct_cases, desc);
+KUNIT_ARRAY_PARAM_DESC(jtsc_cut, jtsc_cut_cases, desc);
+
+/* Samples of a cutoff stream: three predictor windows. */
+#define JTSC_TEST_CUT_SAMPLES	(3 * JTSC_TEST_PRED_WINDOW)
 
 /*
- * Within one APT window: ten alternating samples, then a run of the value
- * 0 (binary) or 7777 (delta) of the cutoff plus offset samples, then samples
- * that never repeat the one before them up to the end of the window. An
- * intermittent failure does not end the run: it goes on to the permanent
- * cutoff.
+ * Marks the planned hits of @c, whose count is to reach @target, in @hit;
+ * returns the first sample of the run for RCT and RUN.
  */
-static void jtsc_health_rct_test(struct kunit *test)
+static unsigned int jtsc_test_plan(const struct jtsc_cut_case *c,
+				   unsigned int target, unsigned long *hit)
 {
-	const struct jtsc_cutoff_case *c = test->param_value;
-	const struct jtsc_health_params *p = &jtsc_params[c->src];
-	struct jtsc_health *h = jtsc_test_health(test, c->src);
-	unsigned int run = (c->perm ? p->rct_perm_cutoff : p->rct_cutoff) +
-			   c->offset;
-	struct jtsc_verdicts got = {}, want = {};
-	enum jtsc_health_result res = JTSC_HEALTH_OK;
-	bool bin = c->src == JTSC_SRC_SPEC;
-	u64 run_value = bin ? 0 : 7777;
-	u64 prng = 0x5eed0002;
-	unsigned int i;
+	unsigned int start, j, w, windows = c->across ? 2 : 1;
 
-	KUNIT_ASSERT_LT(test, 10 + run, p->window);
-	if (run >= p->rct_cutoff)
-		jtsc_test_verdict(&want, 10 + p->rct_cutoff,
-				  JTSC_HEALTH_INTERMITTENT);
-	if (run >= p->rct_perm_cutoff)
-		jtsc_test_verdict(&want, 10 + p->rct_perm_cutoff,
-				  JTSC_HEALTH_PERMANENT);
-
-	if (c->second_window) {
-		KUNIT_ASSERT_EQ(test, jtsc_test_feed_good(h, c->src, &prng,
-							  p->window, &res),
-				p->window);
-		KUNIT_ASSERT_TRUE(test, jtsc_health_window_closed(h));
-	}
-
-	for (i = 0; i < p->window && res != JTSC_HEALTH_PERMANENT; i++) {
-		u64 s;
-
-		if (i < 10)
-			s = bin ? i & 1 : 100 + i;	/* ends on 1 / 109 */
-		else if (i < 10 + run)
-			s = run_value;
+	switch (c->count) {
+	case JTSC_COUNT_RCT:
+	case JTSC_COUNT_RUN:
+		/* After the first window, or across the end of the second. */
+		start = c->across ? 2 * JTSC_TEST_PRED_WINDOW - target / 2 :
+				    JTSC_TEST_PRED_WINDOW + 1000;
+		/* An RCT run is a miss and target - 1 lag-1 hits. */
+		if (c->count == JTSC_COUNT_RCT)
+			bitmap_set(hit, start + 1, target - 1);
 		else
-			s = bin ? !((i - 10 - run) & 1) : 200 + i;
-		res = jtsc_health_sample(h, s);
-		jtsc_test_verdict(&got, i + 1, res);
+			bitmap_set(hit, start, target);
+		return start;
+	case JTSC_COUNT_APT:
+		/* The reference opens the window; target - 1 copies follow. */
+		for (w = 0; w < windows; w++) {
+			start = JTSC_TEST_PRED_WINDOW + (2 + w) * JTSC_TEST_APT_WINDOW;
+			for (j = 1; j < JTSC_TEST_APT_WINDOW; j++)
+				if ((j - 1) * (target - 1) % (JTSC_TEST_APT_WINDOW - 1) <
+				    target - 1)
+					__set_bit(start + j, hit);
+		}
+		return 0;
+	case JTSC_COUNT_HITS:
+		/* Spread evenly over the second window, and the third. */
+		for (w = 0; w < windows; w++) {
+			start = (1 + w) * JTSC_TEST_PRED_WINDOW;
+			for (j = 0; j < JTSC_TEST_PRED_WINDOW; j++)
+				if (j * target % JTSC_TEST_PRED_WINDOW < target)
+					__set_bit(start + j, hit);
+		}
+		return 0;
 	}
-
-	jtsc_test_expect_verdicts(test, &got, &want);
-	if (res != JTSC_HEALTH_PERMANENT)
-		KUNIT_EXPECT_TRUE(test, jtsc_health_window_closed(h));
-}
-
-static const struct jtsc_cutoff_case jtsc_apt_cases[] = {
-	{ JTSC_SRC_SPEC, false, -1, false, "speculative, apt_cutoff - 1 in a window passes" },
-	{ JTSC_SRC_SPEC, false, 0, false, "speculative, apt_cutoff in a window fails" },
-	{ JTSC_SRC_SPEC, false, -1, true, "speculative, later window, apt_cutoff - 1 passes" },
-	{ JTSC_SRC_SPEC, false, 0, true, "speculative, later window, apt_cutoff fails" },
-	{ JTSC_SRC_SPEC, true, -1, false, "speculative, apt_perm_cutoff - 1 not permanent" },
-	{ JTSC_SRC_SPEC, true, 0, false, "speculative, apt_perm_cutoff permanent" },
-	{ JTSC_SRC_TIMER, false, -1, false, "timer, apt_cutoff - 1 in a window passes" },
-	{ JTSC_SRC_TIMER, false, 0, false, "timer, apt_cutoff in a window fails" },
-	{ JTSC_SRC_TIMER, false, -1, true, "timer, later window, apt_cutoff - 1 passes" },
-	{ JTSC_SRC_TIMER, false, 0, true, "timer, later window, apt_cutoff fails" },
-	{ JTSC_SRC_TIMER, true, -1, false, "timer, apt_perm_cutoff - 1 not permanent" },
-	{ JTSC_SRC_TIMER, true, 0, false, "timer, apt_perm_cutoff permanent" },
-};
-
-KUNIT_ARRAY_PARAM_DESC(jtsc_apt, jtsc_apt_cases, desc);
-
-/*
- * Sample @i of a window holding @hits copies of @ref, the first sample,
- * spread evenly; the other samples are the other bit, or distinct deltas.
- */
-static u64 jtsc_test_apt_sample(unsigned int i, unsigned int hits,
-				unsigned int window, u64 ref, bool bin)
-{
-	if ((u64)i * hits % window < hits)
-		return ref;
-	return bin ? !ref : ref + 1 + i;
+	return 0;
 }
 
 /*
- * One APT window whose first sample, the reference, occurs the cutoff plus
- * offset times, spread evenly so that no run comes near the RCT cutoff; the
- * other samples never equal the reference. The count goes on after an
- * intermittent failure and can reach the permanent cutoff.
+ * The verdicts the plan @hit must draw: @count as it grows with the
+ * planned hits, the intermittent verdict where it reaches @cutoff, the
+ * permanent one where it reaches @perm_cutoff.
  */
-static void jtsc_health_apt_test(struct kunit *test)
+static void jtsc_test_plan_verdicts(enum jtsc_count count,
+				    const unsigned long *hit, unsigned int n,
+				    unsigned int cutoff, unsigned int perm_cutoff,
+				    struct jtsc_verdicts *want, unsigned int *most)
 {
-	const struct jtsc_cutoff_case *c = test->param_value;
-	const struct jtsc_health_params *p = &jtsc_params[c->src];
-	struct jtsc_health *h = jtsc_test_health(test, c->src);
-	unsigned int hits = (c->perm ? p->apt_perm_cutoff : p->apt_cutoff) +
-			    c->offset;
-	struct jtsc_verdicts got = {}, want = {};
-	enum jtsc_health_result res = JTSC_HEALTH_OK;
-	unsigned int i, run = 0, longest = 0, count = 0;
-	bool bin = c->src == JTSC_SRC_SPEC;
-	u64 ref = bin ? 1 : 31337;
-	u64 prng = 0x5eed0003;
-	u64 s, prev = 0;
+	unsigned int i, cnt = 0;
 
-	/* The expected verdicts; precondition: no run near the RCT cutoff. */
-	for (i = 0; i < p->window; i++) {
-		s = jtsc_test_apt_sample(i, hits, p->window, ref, bin);
-		run = i && s == prev ? run + 1 : 1;
-		longest = max(longest, run);
-		prev = s;
-		if (s != ref)
+	*most = 0;
+	for (i = 0; i < n; i++) {
+		bool h = test_bit(i, hit);
+
+		switch (count) {
+		case JTSC_COUNT_RCT:
+			cnt = h ? cnt + 1 : 1;
+			break;
+		case JTSC_COUNT_APT:
+			if (!(i % JTSC_TEST_APT_WINDOW))
+				cnt = 1;
+			else if (h)
+				cnt++;
+			break;
+		case JTSC_COUNT_RUN:
+			cnt = h ? cnt + 1 : 0;
+			break;
+		case JTSC_COUNT_HITS:
+			if (!(i % JTSC_TEST_PRED_WINDOW))
+				cnt = 0;
+			cnt += h;
+			break;
+		}
+		*most = max(*most, cnt);
+		if (!h)
 			continue;
-		if (++count == p->apt_cutoff)
-			jtsc_test_verdict(&want, i + 1,
-					  JTSC_HEALTH_INTERMITTENT);
-		if (count == p->apt_perm_cutoff)
-			jtsc_test_verdict(&want, i + 1,
-					  JTSC_HEALTH_PERMANENT);
+		if (cnt == perm_cutoff)
+			jtsc_test_verdict(want, i, JTSC_HEALTH_PERMANENT);
+		else if (cnt == cutoff)
+			jtsc_test_verdict(want, i, JTSC_HEALTH_INTERMITTENT);
 	}
-	KUNIT_ASSERT_EQ(test, count, hits);
-	KUNIT_ASSERT_LT(test, longest, p->rct_cutoff);
-
-	if (c->second_window) {
-		KUNIT_ASSERT_EQ(test, jtsc_test_feed_good(h, c->src, &prng,
-							  p->window, &res),
-				p->window);
-		KUNIT_ASSERT_TRUE(test, jtsc_health_window_closed(h));
-	}
-
-	for (i = 0; i < p->window && res != JTSC_HEALTH_PERMANENT; i++) {
-		s = jtsc_test_apt_sample(i, hits, p->window, ref, bin);
-		res = jtsc_health_sample(h, s);
-		jtsc_test_verdict(&got, i + 1, res);
-	}
-
-	jtsc_test_expect_verdicts(test, &got, &want);
-	if (res != JTSC_HEALTH_PERMANENT)
-		KUNIT_EXPECT_TRUE(test, jtsc_health_window_closed(h));
 }
 
-/* A healthy stream of 2^20 samples never raises an alarm. */
-static void jtsc_health_good_stream_test(struct kunit *test)
+/*
+ * Asserts that the independent scan of the built stream @s finds @most for
+ * the count under test, and returns whether it finds every other count
+ * below its cutoff of @p: whether the stream moves that count alone.
+ */
+static bool jtsc_test_alone(struct kunit *test, const struct jtsc_cut_case *c,
+			    const struct jtsc_health_params *p, const u8 *s,
+			    unsigned int n, unsigned int most)
 {
-	const struct jtsc_source_case *c = test->param_value;
-	const struct jtsc_health_params *p = &jtsc_params[c->src];
-	struct jtsc_health *h = jtsc_test_health(test, c->src);
-	enum jtsc_health_result res = JTSC_HEALTH_OK;
-	u64 prng = 0x0123456789abcdefULL;
-	unsigned int fed;
+	struct jtsc_scan *sc = kunit_kmalloc(test, sizeof(*sc), GFP_KERNEL);
+	bool alone = true;
+	unsigned int k;
 
-	fed = jtsc_test_feed_good(h, c->src, &prng, JTSC_TEST_GOOD_SAMPLES,
-				  &res);
-	KUNIT_EXPECT_EQ_MSG(test, fed, JTSC_TEST_GOOD_SAMPLES,
-			    "false alarm (%s) after %u samples",
-			    jtsc_test_result(res), fed);
-	KUNIT_EXPECT_TRUE(test, jtsc_health_started(h));
-	KUNIT_EXPECT_EQ(test, h->failures, 0U);
-	KUNIT_EXPECT_EQ(test, h->apt_seen, JTSC_TEST_GOOD_SAMPLES % p->window);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, sc);
+	jtsc_test_scan(s, n, sc);
+	if (c->count == JTSC_COUNT_RCT)
+		KUNIT_ASSERT_EQ(test, sc->rct, most);
+	else
+		alone &= sc->rct < p->rct_cutoff;
+	if (c->count == JTSC_COUNT_APT)
+		KUNIT_ASSERT_EQ(test, sc->apt, most);
+	else
+		alone &= sc->apt < p->apt_cutoff;
+	for (k = 0; k < JTSC_NR_PREDICTORS; k++) {
+		bool mine = k == c->guess;
+
+		if (mine && c->count == JTSC_COUNT_RUN)
+			KUNIT_ASSERT_EQ_MSG(test, sc->run[k], most, "predictor %u", k);
+		else
+			alone &= sc->run[k] < p->run_cutoff;
+		if (mine && c->count == JTSC_COUNT_HITS)
+			KUNIT_ASSERT_EQ_MSG(test, sc->hits[k], most, "predictor %u", k);
+		else
+			alone &= sc->hits[k] < p->hits_cutoff;
+	}
+	return alone;
 }
 
-/* The same for binary samples fed 64 at a time through jtsc_health_bits(). */
-static void jtsc_health_good_bits_test(struct kunit *test)
+/*
+ * At a low credit the APT's cutoff is 1 + W and it cannot fail: a whole
+ * window of one value, and the next, draw no APT verdict.
+ */
+static void jtsc_test_apt_unreachable(struct kunit *test,
+				      const struct jtsc_health_params *p)
 {
-	struct jtsc_health *h = jtsc_test_health(test, JTSC_SRC_SPEC);
-	enum jtsc_health_result res = JTSC_HEALTH_OK;
-	u64 prng = 0xfedcba9876543210ULL;
+	struct jtsc_health *h;
 	unsigned int i;
 
-	for (i = 0; i < JTSC_TEST_GOOD_SAMPLES / 64; i++) {
-		res = jtsc_health_bits(h, jtsc_test_prng(&prng), 64);
-		if (res != JTSC_HEALTH_OK)
-			break;
-	}
-	KUNIT_EXPECT_EQ_MSG(test, res, JTSC_HEALTH_OK,
-			    "false alarm in word %u", i);
-	KUNIT_EXPECT_TRUE(test, jtsc_health_started(h));
+	h = jtsc_test_health(test, jtsc_test_isolate(test, p, JTSC_COUNT_APT));
+	for (i = 0; i < 2 * JTSC_TEST_APT_WINDOW; i++)
+		KUNIT_ASSERT_EQ_MSG(test, jtsc_health_sample(h, 0x5a),
+				    JTSC_HEALTH_OK, "%s: sample %u", p->name, i);
+	KUNIT_EXPECT_EQ(test, h->apt_count, JTSC_TEST_APT_WINDOW);
+	kunit_info(test, "%s: APT cutoff %u, beyond the window: it cannot fail\n",
+		   p->name, p->apt_cutoff);
 }
 
-struct jtsc_biased_case {
+/*
+ * One count of the health tests taken to its cutoff plus an offset by a
+ * built stream in which no other count comes near its own: the driver's
+ * verdicts must be exactly the planned ones, the count it keeps must be
+ * the cutoff where each falls, and a run must be held while it goes on
+ * and let go once it ends. Run for each collector's parameters.
+ */
+static void jtsc_health_cutoff_test(struct kunit *test)
+{
+	const struct jtsc_cut_case *c = test->param_value;
+	const unsigned int n = JTSC_TEST_CUT_SAMPLES;
+	unsigned long *hit = kunit_kcalloc(test, BITS_TO_LONGS(n),
+					   sizeof(long), GFP_KERNEL);
+	u8 *s = kunit_kmalloc(test, n, GFP_KERNEL);
 	enum jtsc_source src;
-	unsigned int permille;	/* probability of the frequent value */
-	unsigned int windows;	/* caught within this many windows */
-	const char *desc;
-};
 
-/*
- * The APT catches a bias in one window once the expected count is well past
- * its cutoff. Speculative samples are credited 5/64 bit (p = 0.947), cutoff
- * 1008 of 1024: at p = 0.995 the count (mean 1019) passes it in all but
- * 2.5e-5 of the windows opened by the frequent value, at p = 0.99 (mean
- * 1014) in 97% of them, so that row allows 4 windows, and at p = 0.98 (mean
- * 1004) in 19%, so that row allows 32. p = 0.97 is too close to the claim
- * for any alpha = 2^-30 test to see in a window of 1024 bits; the timer
- * rows catch p = 0.9 within one window.
- */
-static const struct jtsc_biased_case jtsc_biased_cases[] = {
-	{ JTSC_SRC_SPEC, 995, 1, "speculative, ones with p = 0.995, one window" },
-	{ JTSC_SRC_SPEC, 990, 4, "speculative, ones with p = 0.99, 4 windows" },
-	{ JTSC_SRC_SPEC, 980, 32, "speculative, ones with p = 0.98, 32 windows" },
-	{ JTSC_SRC_TIMER, 900, 1, "timer, one delta with p = 0.9, one window" },
-	{ JTSC_SRC_TIMER, 950, 1, "timer, one delta with p = 0.95, one window" },
-};
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, hit);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, s);
+	for (src = 0; src < JTSC_NR_SOURCES; src++) {
+		const struct jtsc_health_params *p = &jtsc_params[src];
+		struct jtsc_verdicts got = {}, want = {};
+		unsigned int cutoff, perm, target, start, most, i;
+		struct jtsc_health *h;
 
-KUNIT_ARRAY_PARAM_DESC(jtsc_biased, jtsc_biased_cases, desc);
-
-/*
- * A biased source is caught within the given number of windows. The first
- * window starts on the frequent value: the APT compares against the first
- * sample of a window, and a window opened by a rare value cannot see the
- * bias.
- */
-static void jtsc_health_biased_test(struct kunit *test)
-{
-	const struct jtsc_biased_case *c = test->param_value;
-	const struct jtsc_health_params *p = &jtsc_params[c->src];
-	struct jtsc_health *h = jtsc_test_health(test, c->src);
-	u64 threshold = div_u64(U64_MAX, 1000) * c->permille;
-	enum jtsc_health_result res = JTSC_HEALTH_OK;
-	bool bin = c->src == JTSC_SRC_SPEC;
-	u64 frequent = bin ? 1 : 5000;
-	u64 prng = 0x5eed0004;
-	unsigned int i;
-
-	for (i = 0; i < c->windows * p->window; i++) {
-		u64 r = jtsc_test_prng(&prng);
-		u64 s;
-
-		if (!i || r < threshold)
-			s = frequent;
-		else
-			s = bin ? 0 : frequent + 1 + (r & 0xff);
-		res = jtsc_health_sample(h, s);
-		if (res != JTSC_HEALTH_OK)
-			break;
-	}
-	KUNIT_EXPECT_EQ_MSG(test, res, JTSC_HEALTH_INTERMITTENT,
-			    "p = %u/1000 not caught in %u windows of %u (%s)",
-			    c->permille, c->windows, p->window,
-			    jtsc_test_result(res));
-}
-
-/*
- * Feeds a 1, then a run of rct_cutoff zeros, which ends in a failure;
- * returns the verdict on the last zero.
- */
-static enum jtsc_health_result jtsc_test_short_run(struct kunit *test,
-						   struct jtsc_health *h)
-{
-	enum jtsc_health_result res = JTSC_HEALTH_OK;
-	unsigned int at;
-
-	KUNIT_EXPECT_EQ(test, jtsc_health_sample(h, 1), JTSC_HEALTH_OK);
-	at = jtsc_test_feed_stuck(h, 0, h->params->rct_cutoff, &res);
-	KUNIT_EXPECT_EQ_MSG(test, at, h->params->rct_cutoff,
-			    "run failed at the wrong sample (%s)",
-			    jtsc_test_result(res));
-	return res;
-}
-
-/*
- * Three intermittent failures without a passed startup test in between are
- * a permanent one; each intermittent failure restarts the startup test.
- */
-static void jtsc_health_transition_test(struct kunit *test)
-{
-	const struct jtsc_source_case *c = test->param_value;
-	const struct jtsc_health_params *p = &jtsc_params[c->src];
-	struct jtsc_health *h = jtsc_test_health(test, c->src);
-	enum jtsc_health_result res;
-	unsigned int n;
-
-	for (n = 1; n < JTSC_TEST_MAX_INTERMITTENT; n++) {
-		res = jtsc_test_short_run(test, h);
-		KUNIT_EXPECT_EQ_MSG(test, res, JTSC_HEALTH_INTERMITTENT,
-				    "failure %u: %s", n, jtsc_test_result(res));
-		KUNIT_EXPECT_EQ(test, h->failures, n);
-		KUNIT_EXPECT_FALSE(test, jtsc_health_started(h));
-		KUNIT_EXPECT_EQ(test, h->startup_left, p->startup_samples);
-	}
-	res = jtsc_test_short_run(test, h);
-	KUNIT_EXPECT_EQ_MSG(test, res, JTSC_HEALTH_PERMANENT,
-			    "failure %u: %s", n, jtsc_test_result(res));
-}
-
-/* A passed startup test forgives earlier intermittent failures. */
-static void jtsc_health_recovery_test(struct kunit *test)
-{
-	const struct jtsc_source_case *c = test->param_value;
-	const struct jtsc_health_params *p = &jtsc_params[c->src];
-	struct jtsc_health *h = jtsc_test_health(test, c->src);
-	enum jtsc_health_result res = JTSC_HEALTH_OK;
-	u64 prng = 0x5eed0005;
-	unsigned int round, n;
-
-	for (round = 0; round < 3; round++) {
-		for (n = 1; n < JTSC_TEST_MAX_INTERMITTENT; n++) {
-			res = jtsc_test_short_run(test, h);
-			KUNIT_EXPECT_EQ_MSG(test, res, JTSC_HEALTH_INTERMITTENT,
-					    "round %u, failure %u: %s", round,
-					    n, jtsc_test_result(res));
+		jtsc_test_cutoffs_of(p, c->count, &cutoff, &perm);
+		target = (c->perm ? perm : cutoff) + c->offset;
+		/* An APT window holds at most W references. */
+		if (c->count == JTSC_COUNT_APT && target > JTSC_TEST_APT_WINDOW) {
+			if (cutoff > JTSC_TEST_APT_WINDOW)
+				jtsc_test_apt_unreachable(test, p);
+			else
+				kunit_info(test, "%s: apt_perm_cutoff beyond the window\n",
+					   p->name);
+			continue;
 		}
-		KUNIT_ASSERT_EQ(test,
-				jtsc_test_feed_good(h, c->src, &prng,
-						    p->startup_samples - 1,
-						    &res),
-				p->startup_samples - 1);
-		KUNIT_EXPECT_FALSE(test, jtsc_health_started(h));
-		KUNIT_EXPECT_EQ(test, h->failures,
-				JTSC_TEST_MAX_INTERMITTENT - 1);
-		KUNIT_ASSERT_EQ(test, jtsc_test_feed_good(h, c->src, &prng, 1,
-							  &res), 1U);
-		KUNIT_EXPECT_TRUE(test, jtsc_health_started(h));
-		KUNIT_EXPECT_EQ_MSG(test, h->failures, 0U, "round %u", round);
+		bitmap_zero(hit, n);
+		start = jtsc_test_plan(c, target, hit);
+		KUNIT_ASSERT_LE(test, start + target, n);
+		KUNIT_ASSERT_TRUE(test, jtsc_test_build(s, n, hit, c->guess,
+							0x5eed0001 + src));
+		jtsc_test_plan_verdicts(c->count, hit, n, cutoff, perm, &want,
+					&most);
+		KUNIT_ASSERT_EQ(test, most, target);
+		/*
+		 * Where this count cannot get there without another one
+		 * getting to its own cutoff first (the rows that say so, or a
+		 * count near its window at some credit), the others are put
+		 * out of reach.
+		 */
+		if (!jtsc_test_alone(test, c, p, s, n, most) || c->isolate) {
+			if (!c->isolate)
+				kunit_info(test, "%s: other counts out of reach for this row\n",
+					   p->name);
+			p = jtsc_test_isolate(test, p, c->count);
+		}
+
+		h = jtsc_test_health(test, p);
+		for (i = 0; i < n; i++) {
+			enum jtsc_health_result res = jtsc_health_sample(h, s[i]);
+			unsigned int end = start + target - 1;
+
+			jtsc_test_verdict(&got, i, res);
+			/* An intermittent failure restarts the startup test. */
+			if (res == JTSC_HEALTH_INTERMITTENT)
+				KUNIT_EXPECT_EQ(test, h->startup_left,
+						JTSC_TEST_STARTUP);
+			if (res != JTSC_HEALTH_OK &&
+			    (c->count != JTSC_COUNT_HITS ||
+			     !jtsc_health_window_closed(h)))
+				KUNIT_EXPECT_EQ_MSG(test,
+						    jtsc_test_count(h, c->count, c->guess),
+						    res == JTSC_HEALTH_PERMANENT ? perm : cutoff,
+						    "%s: %s %s at sample %u",
+						    jtsc_params[src].name,
+						    jtsc_count_name[c->count],
+						    jtsc_test_result(res), i);
+			if (c->count != JTSC_COUNT_RCT && c->count != JTSC_COUNT_RUN)
+				continue;
+			if (i == end)
+				KUNIT_EXPECT_EQ_MSG(test, jtsc_health_hold(h), target,
+						    "%s: run not held at its end",
+						    jtsc_params[src].name);
+			if (i == end + 1)
+				KUNIT_EXPECT_EQ_MSG(test, jtsc_health_hold(h), 0U,
+						    "%s: run held after its end",
+						    jtsc_params[src].name);
+		}
+		jtsc_test_expect_verdicts(test, jtsc_params[src].name, &got,
+					  &want);
 	}
 }
 
-/*
- * jtsc_health_bits() feeds bit 0 first and every bit, even after a failure,
- * so that windows stay aligned with words; it returns the worst verdict.
- */
-static void jtsc_health_bits_test(struct kunit *test)
-{
-	const struct jtsc_health_params *p = &jtsc_params[JTSC_SRC_SPEC];
-	struct jtsc_health *h = jtsc_test_health(test, JTSC_SRC_SPEC);
-	enum jtsc_health_result res;
-	unsigned int left;
-
-	/* Samples 0, 1: the APT reference is 0, the last RCT value 1. */
-	KUNIT_EXPECT_EQ(test, jtsc_health_bits(h, 0x2, 2), JTSC_HEALTH_OK);
-	KUNIT_EXPECT_EQ(test, h->apt_value, 0ULL);
-	KUNIT_EXPECT_EQ(test, h->rct_value, 1ULL);
-	KUNIT_EXPECT_EQ(test, h->apt_seen, 2U);
-	KUNIT_EXPECT_EQ(test, h->startup_left, p->startup_samples - 2);
-
-	/* nbits = 0 feeds nothing. */
-	KUNIT_EXPECT_EQ(test, jtsc_health_bits(h, 0, 0), JTSC_HEALTH_OK);
-	KUNIT_EXPECT_EQ(test, h->apt_seen, 2U);
-
-	/* A run of zeros that reaches the cutoff at bit 10 of a word. */
-	KUNIT_ASSERT_GT(test, p->rct_cutoff, 11U);
-	KUNIT_ASSERT_LT(test, p->rct_cutoff + 53, p->rct_perm_cutoff);
-	KUNIT_ASSERT_LT(test, 2 + p->rct_cutoff + 53, p->window);
-	for (left = p->rct_cutoff - 11; left; left -= min(left, 64U))
-		KUNIT_ASSERT_EQ(test, jtsc_health_bits(h, 0, min(left, 64U)),
-				JTSC_HEALTH_OK);
-	res = jtsc_health_bits(h, 0, 64);
-	KUNIT_EXPECT_EQ_MSG(test, res, JTSC_HEALTH_INTERMITTENT,
-			    "verdict %s", jtsc_test_result(res));
-	/* Bits 11..63 were tested too, and restarted the startup test. */
-	KUNIT_EXPECT_EQ(test, h->rct_run, p->rct_cutoff + 53);
-	KUNIT_EXPECT_EQ(test, h->apt_seen, 2 + p->rct_cutoff + 53);
-	KUNIT_EXPECT_GE(test, h->startup_left, p->startup_samples - 53);
-	KUNIT_EXPECT_FALSE(test, jtsc_health_started(h));
-	KUNIT_EXPECT_EQ(test, h->failures, 1U);
-}
+/* ---- Deterministic delta streams ---------------------------------------- */
 
 /*
- * Whole words against single samples: jtsc_health_bits() may take a faster
- * path for 64 samples that start a word of an aligned window. Fed the same
- * stream, it must agree with jtsc_health_sample() bit by bit: the same
- * state, OK exactly where the samples were OK, and where they were not a
- * verdict at least as severe (a word may count two failures that fall on
- * one sample, and restarts the startup test at its end).
+ * What a cycle counter makes of the collectors' deltas when it has no
+ * jitter left. Sample j of each stream is jtsc_det_sample(j).
  */
-enum jtsc_words_kind {
-	JTSC_WORDS_PRNG,	/* fair bits */
-	JTSC_WORDS_CONST,	/* every bit @arg */
-	JTSC_WORDS_BIASED,	/* ones with probability @arg / 1000 */
-	JTSC_WORDS_RUNS,	/* fair bits and runs of @base + @arg bits */
-	JTSC_WORDS_APT,		/* windows with @base + @arg references */
+enum jtsc_det_kind {
+	JTSC_DET_CONST,		/* the counter steps by @a each pass */
+	JTSC_DET_RAMP,		/* the step starts at @a and grows by @b */
+	JTSC_DET_PERIOD,	/* @period fixed-seed deltas, over and over */
+	JTSC_DET_ALT,		/* @a, @b, @a, @b, ... */
 };
 
-enum jtsc_words_base {
-	JTSC_BASE_NONE,
-	JTSC_BASE_RCT,
-	JTSC_BASE_RCT_PERM,
-	JTSC_BASE_APT,
-	JTSC_BASE_APT_PERM,
-};
-
-struct jtsc_words_case {
-	enum jtsc_words_kind kind;
-	enum jtsc_words_base base;
-	int arg;
-	unsigned int nwords;
+struct jtsc_det_case {
+	enum jtsc_det_kind kind;
+	u8 a;
+	u8 b;
+	unsigned int period;
 	const char *desc;
 };
 
-static const struct jtsc_words_case jtsc_words_cases[] = {
-	{ JTSC_WORDS_PRNG, JTSC_BASE_NONE, 0, SZ_16K, "2^20 fair bits" },
-	{ JTSC_WORDS_CONST, JTSC_BASE_NONE, 0, 64, "all zeros" },
-	{ JTSC_WORDS_CONST, JTSC_BASE_NONE, 1, 64, "all ones" },
-	{ JTSC_WORDS_BIASED, JTSC_BASE_NONE, 900, 1024, "ones with p = 0.9" },
-	{ JTSC_WORDS_BIASED, JTSC_BASE_NONE, 950, 1024, "ones with p = 0.95" },
-	{ JTSC_WORDS_BIASED, JTSC_BASE_NONE, 990, 1024, "ones with p = 0.99" },
-	{ JTSC_WORDS_RUNS, JTSC_BASE_NONE, 63, 256, "runs of 63" },
-	{ JTSC_WORDS_RUNS, JTSC_BASE_NONE, 64, 256, "runs of 64" },
-	{ JTSC_WORDS_RUNS, JTSC_BASE_NONE, 65, 256, "runs of 65" },
-	{ JTSC_WORDS_RUNS, JTSC_BASE_NONE, 128, 256, "runs of 128" },
-	{ JTSC_WORDS_RUNS, JTSC_BASE_RCT, -1, 256, "runs of rct_cutoff - 1" },
-	{ JTSC_WORDS_RUNS, JTSC_BASE_RCT, 0, 256, "runs of rct_cutoff" },
-	{ JTSC_WORDS_RUNS, JTSC_BASE_RCT, 1, 256, "runs of rct_cutoff + 1" },
-	{ JTSC_WORDS_RUNS, JTSC_BASE_RCT_PERM, -1, 256, "runs of rct_perm_cutoff - 1" },
-	{ JTSC_WORDS_RUNS, JTSC_BASE_RCT_PERM, 0, 256, "runs of rct_perm_cutoff" },
-	{ JTSC_WORDS_APT, JTSC_BASE_APT, -1, 256, "windows of apt_cutoff - 1" },
-	{ JTSC_WORDS_APT, JTSC_BASE_APT, 0, 256, "windows of apt_cutoff" },
-	{ JTSC_WORDS_APT, JTSC_BASE_APT_PERM, -1, 256, "windows of apt_perm_cutoff - 1" },
-	{ JTSC_WORDS_APT, JTSC_BASE_APT_PERM, 0, 256, "windows of apt_perm_cutoff" },
+static const struct jtsc_det_case jtsc_det_cases[] = {
+	{ JTSC_DET_CONST, 0, 0, 0, "counter stands still: delta 0" },
+	{ JTSC_DET_CONST, 1, 0, 0, "counter +1 each pass" },
+	{ JTSC_DET_CONST, 2, 0, 0, "counter +2 each pass" },
+	{ JTSC_DET_CONST, 3, 0, 0, "counter +3 each pass" },
+	{ JTSC_DET_CONST, 4, 0, 0, "counter +4 each pass" },
+	{ JTSC_DET_CONST, 5, 0, 0, "counter +5 each pass" },
+	{ JTSC_DET_CONST, 6, 0, 0, "counter +6 each pass" },
+	{ JTSC_DET_CONST, 7, 0, 0, "counter +7 each pass" },
+	{ JTSC_DET_CONST, 8, 0, 0, "counter +8 each pass" },
+	{ JTSC_DET_CONST, 9, 0, 0, "counter +9 each pass" },
+	{ JTSC_DET_CONST, 10, 0, 0, "counter +10 each pass" },
+	{ JTSC_DET_CONST, 11, 0, 0, "counter +11 each pass" },
+	{ JTSC_DET_CONST, 12, 0, 0, "counter +12 each pass" },
+	{ JTSC_DET_CONST, 13, 0, 0, "counter +13 each pass" },
+	{ JTSC_DET_CONST, 14, 0, 0, "counter +14 each pass" },
+	{ JTSC_DET_CONST, 15, 0, 0, "counter +15 each pass" },
+	{ JTSC_DET_CONST, 16, 0, 0, "counter +16 each pass" },
+	{ JTSC_DET_CONST, 100, 0, 0, "counter +100 each pass" },
+	{ JTSC_DET_CONST, 255, 0, 0, "counter +255 each pass" },
+	{ JTSC_DET_RAMP, 1, 1, 0, "increments +1, +2, +3, ..." },
+	{ JTSC_DET_RAMP, 7, 1, 0, "increments +7, +8, +9, ..." },
+	{ JTSC_DET_RAMP, 200, 1, 0, "increments +200, +201, +202, ..." },
+	{ JTSC_DET_RAMP, 5, 3, 0, "increments +5, +8, +11, ..." },
+	{ JTSC_DET_RAMP, 9, 2, 0, "increments +9, +11, +13, ..." },
+	{ JTSC_DET_RAMP, 90, 255, 0, "increments +90, +89, +88, ..." },
+	{ JTSC_DET_PERIOD, 0, 0, 2, "period 2" },
+	{ JTSC_DET_PERIOD, 0, 0, 3, "period 3" },
+	{ JTSC_DET_PERIOD, 0, 0, 4, "period 4" },
+	{ JTSC_DET_PERIOD, 0, 0, 5, "period 5" },
+	{ JTSC_DET_PERIOD, 0, 0, 7, "period 7" },
+	{ JTSC_DET_PERIOD, 0, 0, 8, "period 8" },
+	{ JTSC_DET_PERIOD, 0, 0, 16, "period 16" },
+	{ JTSC_DET_PERIOD, 0, 0, 17, "period 17" },
+	{ JTSC_DET_PERIOD, 0, 0, 31, "period 31" },
+	{ JTSC_DET_PERIOD, 0, 0, 32, "period 32" },
+	{ JTSC_DET_PERIOD, 0, 0, 33, "period 33" },
+	{ JTSC_DET_PERIOD, 0, 0, 48, "period 48" },
+	{ JTSC_DET_PERIOD, 0, 0, 63, "period 63" },
+	{ JTSC_DET_PERIOD, 0, 0, 64, "period 64" },
+	{ JTSC_DET_ALT, 5, 9, 0, "alternating 5, 9" },
+	{ JTSC_DET_ALT, 0, 255, 0, "alternating 0, 255" },
+	{ JTSC_DET_ALT, 0, 128, 0, "alternating 0, 128" },
+	{ JTSC_DET_ALT, 100, 101, 0, "alternating 100, 101" },
 };
 
-KUNIT_ARRAY_PARAM_DESC(jtsc_words, jtsc_words_cases, desc);
+KUNIT_ARRAY_PARAM_DESC(jtsc_det, jtsc_det_cases, desc);
 
-static void jtsc_test_put_bit(u64 *words, unsigned int nwords,
-			      unsigned int *pos, u64 bit)
+static u8 jtsc_det_sample(const struct jtsc_det_case *d, u64 j)
 {
-	if (*pos < nwords * 64)
-		words[*pos / 64] |= (bit & 1) << (*pos % 64);
-	(*pos)++;
-}
-
-/* Fills @words with the stream of @c. */
-static void jtsc_test_make_words(const struct jtsc_words_case *c,
-				 const struct jtsc_health_params *p,
-				 u64 *words)
-{
-	u64 threshold = div_u64(U64_MAX, 1000) * c->arg;
-	unsigned int n = c->nwords, pos = 0, i, k, len = c->arg;
-	u64 prng = 0x5eed0008;
-
-	switch (c->base) {
-	case JTSC_BASE_RCT:
-		len = p->rct_cutoff + c->arg;
-		break;
-	case JTSC_BASE_RCT_PERM:
-		len = p->rct_perm_cutoff + c->arg;
-		break;
-	case JTSC_BASE_APT:
-		len = p->apt_cutoff + c->arg;
-		break;
-	case JTSC_BASE_APT_PERM:
-		len = p->apt_perm_cutoff + c->arg;
-		break;
+	switch (d->kind) {
+	case JTSC_DET_CONST:
+		return d->a;
+	case JTSC_DET_RAMP:
+		return d->a + d->b * (u8)j;
+	case JTSC_DET_PERIOD:
+		return jtsc_test_byte(JTSC_TEST_PERIOD_SEED + d->period,
+				      j % d->period);
 	default:
-		break;
-	}
-
-	memset(words, 0, n * sizeof(*words));
-	switch (c->kind) {
-	case JTSC_WORDS_PRNG:
-		for (i = 0; i < n; i++)
-			words[i] = jtsc_test_prng(&prng);
-		break;
-	case JTSC_WORDS_CONST:
-		memset(words, c->arg ? 0xff : 0, n * sizeof(*words));
-		break;
-	case JTSC_WORDS_BIASED:
-		while (pos < n * 64)
-			jtsc_test_put_bit(words, n, &pos,
-					  jtsc_test_prng(&prng) < threshold);
-		break;
-	case JTSC_WORDS_RUNS:
-		/* Gaps of varying length move the runs across words. */
-		for (k = 0; pos < n * 64; k++) {
-			u64 v = k & 1;
-
-			for (i = 0; i < 100 + k * 29 % 64; i++)
-				jtsc_test_put_bit(words, n, &pos,
-						  jtsc_test_prng(&prng) >> 63);
-			jtsc_test_put_bit(words, n, &pos, !v);
-			for (i = 0; i < len; i++)
-				jtsc_test_put_bit(words, n, &pos, v);
-			jtsc_test_put_bit(words, n, &pos, !v);
-		}
-		break;
-	case JTSC_WORDS_APT:
-		for (k = 0; pos < n * 64; k++)
-			for (i = 0; i < p->window; i++)
-				jtsc_test_put_bit(words, n, &pos,
-						  jtsc_test_apt_sample(i, len,
-								       p->window,
-								       k & 1,
-								       true));
-		break;
+		return j & 1 ? d->b : d->a;
 	}
 }
 
-static enum jtsc_health_result jtsc_test_bits_one_by_one(struct jtsc_health *h,
-							 u64 w)
+/*
+ * Samples of @d before its pattern is whole: from then on some predictor
+ * hits every sample (lag 1 for a constant, the stuck one for a ramp, lag
+ * period for a periodic stream).
+ */
+static unsigned int jtsc_det_lead(const struct jtsc_det_case *d)
 {
-	enum jtsc_health_result res = JTSC_HEALTH_OK;
-	unsigned int i;
-
-	for (i = 0; i < 64; i++)
-		res = max(res, jtsc_health_sample(h, (w >> i) & 1));
-	return res;
+	switch (d->kind) {
+	case JTSC_DET_CONST:
+		return 1;
+	case JTSC_DET_PERIOD:
+		return d->period;
+	default:
+		return 2;
+	}
 }
 
-static void jtsc_health_words_test(struct kunit *test)
+/*
+ * Each stream fails the health tests, wherever it starts: intermittently
+ * by the time some predictor has hit run_cutoff samples in a row, and
+ * permanently by the time it has hit run_perm_cutoff.
+ */
+static void jtsc_det_health_test(struct kunit *test)
 {
-	const struct jtsc_words_case *c = test->param_value;
-	const struct jtsc_health_params *p = &jtsc_params[JTSC_SRC_SPEC];
-	struct jtsc_health *hw = jtsc_test_health(test, JTSC_SRC_SPEC);
-	struct jtsc_health *hs = jtsc_test_health(test, JTSC_SRC_SPEC);
-	enum jtsc_health_result rw = JTSC_HEALTH_OK, rs = JTSC_HEALTH_OK;
-	unsigned int i, failures = 0;
-	u64 *words;
+	const struct jtsc_det_case *d = test->param_value;
+	unsigned int lead = jtsc_det_lead(d);
+	enum jtsc_source src;
 
-	words = kunit_kmalloc_array(test, c->nwords, sizeof(*words),
-				    GFP_KERNEL);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, words);
-	jtsc_test_make_words(c, p, words);
+	for (src = 0; src < JTSC_NR_SOURCES; src++) {
+		const struct jtsc_health_params *p = &jtsc_params[src];
+		struct jtsc_health *h = jtsc_test_health(test, p);
+		unsigned int j, first = UINT_MAX, perm = UINT_MAX;
+		enum jtsc_health_result res;
+		u64 i = 0;
 
-	for (i = 0; i < c->nwords; i++) {
-		rw = jtsc_health_bits(hw, words[i], 64);
-		rs = jtsc_test_bits_one_by_one(hs, words[i]);
-		if (rs == JTSC_HEALTH_OK)
-			KUNIT_EXPECT_EQ_MSG(test, rw, rs,
-					    "word %u (%#018llx): %s, one by one OK",
-					    i, words[i], jtsc_test_result(rw));
-		else
-			KUNIT_EXPECT_GE_MSG(test, rw, rs,
-					    "word %u (%#018llx): %s, one by one %s",
-					    i, words[i], jtsc_test_result(rw),
-					    jtsc_test_result(rs));
-		KUNIT_EXPECT_EQ_MSG(test, hw->rct_value, hs->rct_value,
-				    "word %u", i);
-		KUNIT_EXPECT_EQ_MSG(test, hw->rct_run, hs->rct_run,
-				    "word %u", i);
-		KUNIT_EXPECT_EQ_MSG(test, hw->apt_value, hs->apt_value,
-				    "word %u", i);
-		KUNIT_EXPECT_EQ_MSG(test, hw->apt_count, hs->apt_count,
-				    "word %u", i);
-		KUNIT_EXPECT_EQ_MSG(test, hw->apt_seen, hs->apt_seen,
-				    "word %u", i);
-		if (rs != JTSC_HEALTH_OK)
-			failures++;
-		if (!failures) {
-			KUNIT_EXPECT_EQ_MSG(test, hw->startup_left,
-					    hs->startup_left, "word %u", i);
-			KUNIT_EXPECT_EQ_MSG(test, hw->failures, hs->failures,
-					    "word %u", i);
+		/* A healthy start, into the middle of a predictor window. */
+		KUNIT_ASSERT_EQ(test, jtsc_test_feed_good(h, JTSC_TEST_SEED, &i,
+							  JTSC_TEST_STARTUP + 1000,
+							  &res),
+				JTSC_TEST_STARTUP + 1000);
+		for (j = 0; j < lead + p->run_perm_cutoff; j++) {
+			res = jtsc_health_sample(h, jtsc_det_sample(d, j));
+			if (res != JTSC_HEALTH_OK && first == UINT_MAX)
+				first = j;
+			if (res == JTSC_HEALTH_PERMANENT) {
+				perm = j;
+				break;
+			}
 		}
-		if (rw == JTSC_HEALTH_PERMANENT ||
-		    rs == JTSC_HEALTH_PERMANENT || test->status == KUNIT_FAILURE)
-			break;
+		KUNIT_EXPECT_LE_MSG(test, first, lead + p->run_cutoff - 1,
+				    "%s: no failure", p->name);
+		KUNIT_EXPECT_LE_MSG(test, perm, lead + p->run_perm_cutoff - 1,
+				    "%s: no permanent failure", p->name);
 	}
 }
 
@@ -1152,39 +1516,117 @@ static void jtsc_lfsr_split_test(struct kunit *test)
 	}
 }
 
-/* ---- Fault injection through static stubs ------------------------------ */
+/* ---- Scripted collectors and a fake counter ----------------------------- */
+
+/*
+ * The stream a scripted collector serves: sample i is byte i of the healthy
+ * stream @seed, except in the deterministic part (sample i - @det_from of
+ * @det, from @det_from on, for @det_len samples or for ever if that is 0)
+ * and in the scripted bytes @buf (from @buf_from on, @buf_len of them).
+ */
+struct jtsc_script {
+	u64 seed;
+	const struct jtsc_det_case *det;
+	u64 det_from;
+	u64 det_len;
+	const u8 *buf;
+	u64 buf_from;
+	unsigned int buf_len;
+};
+
+/* Sample @i of @s: a pure function, so that tests can model the pool. */
+static u8 jtsc_script_sample(const struct jtsc_script *s, u64 i)
+{
+	if (s->det && i >= s->det_from &&
+	    (!s->det_len || i - s->det_from < s->det_len))
+		return jtsc_det_sample(s->det, i - s->det_from);
+	if (s->buf && i >= s->buf_from && i - s->buf_from < s->buf_len)
+		return s->buf[i - s->buf_from];
+	return jtsc_test_byte(s->seed, i);
+}
+
+/*
+ * The pool words @rng makes of the samples @s serves from @from on, @n of
+ * them, from a wiped LFSR: eight samples to each 64-bit input, the first in
+ * its lowest byte, samples_per_word samples to a word.
+ */
+static void jtsc_test_model_words(const struct jtsc_script *s, u64 from,
+				  unsigned int spw, u64 *words, unsigned int n)
+{
+	unsigned int w, b, k;
+	u64 lfsr = 0;
+
+	for (w = 0; w < n; w++) {
+		for (b = 0; b < spw; b += sizeof(u64)) {
+			u64 in = 0;
+
+			for (k = 0; k < sizeof(u64); k++)
+				in |= (u64)jtsc_script_sample(s, from + b + k) << (8 * k);
+			lfsr = jtsc_lfsr_fold(lfsr, in, 64);
+		}
+		words[w] = lfsr;
+		from += spw;
+	}
+}
 
 enum jtsc_fake_counter {
 	JTSC_FAKE_REAL,		/* no stub: the real cycle counter */
 	JTSC_FAKE_FINE,		/* fast, odd steps */
 	JTSC_FAKE_CONSTANT,
-	JTSC_FAKE_COARSE,	/* steps of 1000 */
-	JTSC_FAKE_COARSE16,	/* varying multiples of 16 */
+	JTSC_FAKE_COARSE,	/* steps of 1000, on every other read */
+	JTSC_FAKE_COARSE16,	/* 16 or 32, on half the reads */
 	JTSC_FAKE_SLOW,		/* fine steps, 2 us per read */
 };
 
-enum jtsc_fake_data {
-	JTSC_DATA_GOOD,		/* fixed-seed PRNG */
-	JTSC_DATA_STUCK,	/* all-zero words, constant deltas */
-	JTSC_DATA_ABSENT,	/* the collector reports -ENODEV */
+struct jtsc_fake_src {
+	struct jtsc_script script;
+	int err;		/* returned instead of samples, if not 0 */
+	u64 taken;		/* samples served */
+	void *mem;		/* the buffer the last call was given */
 };
 
 /* The state behind the stubs; test->priv points here. */
 struct jtsc_fake {
 	enum jtsc_fake_counter counter;
-	enum jtsc_fake_data spec;
-	enum jtsc_fake_data timer;
 	u64 now;
 	u64 prng;
-	/* with spec == JTSC_DATA_STUCK: this many words, then good; 0: for ever */
-	unsigned int spec_stuck_words;
-	unsigned long spec_words;
-	unsigned long timer_deltas;
+	struct jtsc_fake_src src[JTSC_NR_SOURCES];
+	/*
+	 * With @rng set, each collector call notes the words @rng has released
+	 * so far (jtsc_test_released()): the most in @max_released, and in
+	 * @snap_released those of the call that starts at sample @snap_at.
+	 */
+	struct jtsc_rng *rng;
+	u64 max_released;
+	u64 snap_at;
+	u64 snap_released;
+	bool snapped;
 };
 
 static struct jtsc_fake *jtsc_fake(void)
 {
 	return kunit_get_current_test()->priv;
+}
+
+/*
+ * Pool words @rng has released since it was set up: the tested ones still
+ * in the pool and the ones handed out, which its credit counts.
+ */
+static u64 jtsc_test_released(const struct jtsc_rng *rng)
+{
+	return rng->tested + div_u64(rng->stats[rng->active].credited,
+				     jtsc_test_word_credit(rng->active));
+}
+
+static void jtsc_fake_watch(struct jtsc_fake *f, u64 at)
+{
+	u64 released = jtsc_test_released(f->rng);
+
+	f->max_released = max(f->max_released, released);
+	if (at == f->snap_at) {
+		f->snap_released = released;
+		f->snapped = true;
+	}
 }
 
 static u64 jtsc_fake_read_counter(void)
@@ -1195,11 +1637,15 @@ static u64 jtsc_fake_read_counter(void)
 	switch (f->counter) {
 	case JTSC_FAKE_CONSTANT:
 		return 123456789;
+	/*
+	 * Coarse: it moves in steps longer than it advances over one read on
+	 * average, so it cannot time its own read; but not stuck either.
+	 */
 	case JTSC_FAKE_COARSE:
-		f->now += 1000;
+		f->now += r >> 63 ? 1000 : 0;
 		break;
 	case JTSC_FAKE_COARSE16:
-		f->now += 16 * (1 + (r & 7));
+		f->now += r >> 63 ? 16 * (1 + ((r >> 62) & 1)) : 0;
 		break;
 	case JTSC_FAKE_SLOW:
 		ndelay(2000);
@@ -1211,52 +1657,50 @@ static u64 jtsc_fake_read_counter(void)
 	return f->now;
 }
 
-static int jtsc_fake_spec_collect(u64 *words, unsigned int nwords)
+static int jtsc_fake_collect(enum jtsc_source src, u8 *samples,
+			     unsigned int n, void *mem)
 {
 	struct jtsc_fake *f = jtsc_fake();
+	struct jtsc_fake_src *c = &f->src[src];
 	unsigned int i;
 
-	if (f->spec == JTSC_DATA_ABSENT)
-		return -ENODEV;
-	for (i = 0; i < nwords; i++) {
-		words[i] = f->spec == JTSC_DATA_GOOD ?
-			   jtsc_test_prng(&f->prng) : 0;
-		if (f->spec == JTSC_DATA_STUCK && f->spec_stuck_words &&
-		    !--f->spec_stuck_words)
-			f->spec = JTSC_DATA_GOOD;
-	}
-	f->spec_words += nwords;
+	c->mem = mem;
+	if (c->err)
+		return c->err;
+	if (f->rng)
+		jtsc_fake_watch(f, c->taken);
+	for (i = 0; i < n; i++)
+		samples[i] = jtsc_script_sample(&c->script, c->taken + i);
+	c->taken += n;
 	return 0;
 }
 
-static int jtsc_fake_timer_collect(u64 *deltas, unsigned int ndeltas)
+static int jtsc_fake_spec_collect(u8 *samples, unsigned int n, void *mem)
 {
-	struct jtsc_fake *f = jtsc_fake();
-	unsigned int i;
-
-	if (f->timer == JTSC_DATA_ABSENT)
-		return -ENODEV;
-	for (i = 0; i < ndeltas; i++)
-		deltas[i] = f->timer == JTSC_DATA_GOOD ?
-			    jtsc_test_good_sample(JTSC_SRC_TIMER, &f->prng) :
-			    1000;
-	f->timer_deltas += ndeltas;
-	return 0;
+	return jtsc_fake_collect(JTSC_SRC_SPEC, samples, n, mem);
 }
 
-/* Routes the counter and both collectors of this thread to the fakes. */
+static int jtsc_fake_timer_collect(u8 *samples, unsigned int n, void *mem)
+{
+	return jtsc_fake_collect(JTSC_SRC_TIMER, samples, n, mem);
+}
+
+/*
+ * Routes both collectors of this thread, and the counter unless it is
+ * JTSC_FAKE_REAL, to the fakes; both collectors serve healthy streams.
+ */
 static struct jtsc_fake *jtsc_fake_start(struct kunit *test,
-					 enum jtsc_fake_counter counter,
-					 enum jtsc_fake_data spec,
-					 enum jtsc_fake_data timer)
+					 enum jtsc_fake_counter counter)
 {
 	struct jtsc_fake *f = test->priv;
+	enum jtsc_source src;
 
+	memset(f, 0, sizeof(*f));
 	f->counter = counter;
-	f->spec = spec;
-	f->timer = timer;
 	f->now = 1000000;
 	f->prng = 0x5eed0007;
+	for (src = 0; src < JTSC_NR_SOURCES; src++)
+		f->src[src].script.seed = JTSC_TEST_SEED + src;
 	if (counter != JTSC_FAKE_REAL)
 		kunit_activate_static_stub(test, jtsc_read_counter,
 					   jtsc_fake_read_counter);
@@ -1271,8 +1715,8 @@ static struct jtsc_fake *jtsc_fake_start(struct kunit *test,
  * Every counter read from a KUnit thread goes through the static-stub
  * lookup in jtsc_read_counter(). Under KASAN and lockdep that lookup alone
  * can take longer than the 1 us per read that jtsc_counter_check() allows,
- * and then no instance can be set up from a test. Skip, saying so, rather
- * than fail where the counter check cannot pass for that reason.
+ * and then no instance can be set up from a test. Such rows skip, saying
+ * so, rather than fail where the check cannot pass for that reason.
  */
 static u64 jtsc_test_counter_ns(void)
 {
@@ -1305,31 +1749,50 @@ KUNIT_DEFINE_ACTION_WRAPPER(jtsc_test_destroy, jtsc_rng_destroy,
 			    struct jtsc_rng *);
 
 /*
- * The counter check has cases of its own below. Instances on the fakes
- * pass it by this stub, so that they can be set up even where every
- * counter read pays for the stub lookup (KASAN, lockdep).
+ * The counter check has rows of its own. Instances on scripted collectors
+ * pass it by this stub: what they test does not depend on the machine's
+ * counter, and under KASAN every stubbed counter read is too slow for it.
  */
 static int jtsc_test_counter_fit(void)
 {
 	return 0;
 }
 
-/* A private instance on the fakes; it is destroyed when the test ends. */
-static struct jtsc_rng *jtsc_test_rng(struct kunit *test,
-				      unsigned int collectors)
+/* An instance on the fakes, set up with jtsc_rng_init(@collectors). */
+static struct jtsc_rng *jtsc_test_rng_init(struct kunit *test,
+					   unsigned int collectors, int *ret)
 {
 	struct jtsc_rng *rng = kunit_kzalloc(test, sizeof(*rng), GFP_KERNEL);
-	int ret;
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, rng);
-	kunit_activate_static_stub(test, jtsc_counter_check, jtsc_test_counter_fit);
-	ret = jtsc_rng_init(rng, collectors);
-	KUNIT_ASSERT_EQ_MSG(test, ret, 0, "jtsc_rng_init(%#x)", collectors);
+	kunit_activate_static_stub(test, jtsc_counter_check,
+				   jtsc_test_counter_fit);
+	*ret = jtsc_rng_init(rng, collectors);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
 							jtsc_test_destroy,
 							rng), 0);
 	return rng;
 }
+
+/* The same, when it must succeed. */
+static struct jtsc_rng *jtsc_test_rng(struct kunit *test,
+				      unsigned int collectors)
+{
+	struct jtsc_rng *rng;
+	int ret;
+
+	rng = jtsc_test_rng_init(test, collectors, &ret);
+	KUNIT_ASSERT_EQ_MSG(test, ret, 0, "jtsc_rng_init(%#x)", collectors);
+	return rng;
+}
+
+/* Destroys @rng now, rather than when the test ends: it holds 8 MiB. */
+static void jtsc_test_rng_put(struct kunit *test, struct jtsc_rng *rng)
+{
+	kunit_release_action(test, jtsc_test_destroy, rng);
+}
+
+/* ---- Counter check and instance setup ----------------------------------- */
 
 struct jtsc_counter_case {
 	enum jtsc_fake_counter counter;
@@ -1351,17 +1814,24 @@ KUNIT_ARRAY_PARAM_DESC(jtsc_counter, jtsc_counter_cases, desc);
 static void jtsc_counter_check_test(struct kunit *test)
 {
 	const struct jtsc_counter_case *c = test->param_value;
-	u64 ns = ktime_get_ns();
+	u64 ns;
 	int ret;
 
-	jtsc_fake_start(test, c->counter, JTSC_DATA_GOOD, JTSC_DATA_GOOD);
+	jtsc_fake_start(test, c->counter);
 	if (!c->ret)
 		jtsc_test_need_fast_counter(test);
+	ns = ktime_get_ns();
 	ret = jtsc_counter_check();
 	ns = ktime_get_ns() - ns;
 	KUNIT_EXPECT_EQ_MSG(test, ret, c->ret, "check took %llu ns", ns);
 	kunit_info(test, "counter check: %d in %llu ns\n", ret, ns);
 }
+
+enum jtsc_fake_data {
+	JTSC_DATA_GOOD,		/* the healthy stream */
+	JTSC_DATA_STUCK,	/* delta 0 from the first sample on */
+	JTSC_DATA_ABSENT,	/* the collector reports -ENODEV */
+};
 
 struct jtsc_init_case {
 	enum jtsc_fake_counter counter;
@@ -1390,6 +1860,8 @@ static const struct jtsc_init_case jtsc_init_cases[] = {
 	  -ENODEV, 0, "the only requested collector is stuck" },
 	{ JTSC_FAKE_FINE, JTSC_DATA_STUCK, JTSC_DATA_STUCK, JTSC_COLLECT_ALL,
 	  -ENODEV, 0, "both collectors stuck" },
+	{ JTSC_FAKE_FINE, JTSC_DATA_GOOD, JTSC_DATA_GOOD, 0,
+	  -ENODEV, 0, "no collector requested" },
 	{ JTSC_FAKE_CONSTANT, JTSC_DATA_GOOD, JTSC_DATA_GOOD, JTSC_COLLECT_ALL,
 	  -ENODEV, 0, "constant counter: no collector left" },
 	{ JTSC_FAKE_COARSE, JTSC_DATA_GOOD, JTSC_DATA_GOOD, JTSC_COLLECT_ALL,
@@ -1400,19 +1872,40 @@ static const struct jtsc_init_case jtsc_init_cases[] = {
 
 KUNIT_ARRAY_PARAM_DESC(jtsc_init, jtsc_init_cases, desc);
 
+static const struct jtsc_det_case jtsc_det_stuck = {
+	JTSC_DET_CONST, 0, 0, 0, "delta 0"
+};
+
+static void jtsc_fake_data(struct jtsc_fake_src *c, enum jtsc_fake_data data)
+{
+	if (data == JTSC_DATA_STUCK)
+		c->script.det = &jtsc_det_stuck;
+	if (data == JTSC_DATA_ABSENT)
+		c->err = -ENODEV;
+}
+
+/*
+ * The counter check, then the startup test of each collector asked for:
+ * a collector that fails either is dropped, no collector left is -ENODEV.
+ * A healthy collector's startup test takes one predictor window of
+ * samples; the speculative one gets the instance's buffer.
+ */
 static void jtsc_rng_init_test(struct kunit *test)
 {
 	const struct jtsc_init_case *c = test->param_value;
 	struct jtsc_rng *rng = kunit_kzalloc(test, sizeof(*rng), GFP_KERNEL);
+	enum jtsc_source src;
 	struct jtsc_fake *f;
 	int ret;
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, rng);
-	f = jtsc_fake_start(test, c->counter, c->spec, c->timer);
+	f = jtsc_fake_start(test, c->counter);
+	jtsc_fake_data(&f->src[JTSC_SRC_SPEC], c->spec);
+	jtsc_fake_data(&f->src[JTSC_SRC_TIMER], c->timer);
 	/*
 	 * These rows are about the collectors. Where a fine counter cannot
 	 * pass the check only because stubbed reads are slow here, the check
-	 * is stubbed to pass; its own cases above cover it.
+	 * is stubbed to pass; its own rows above cover it.
 	 */
 	if (c->counter == JTSC_FAKE_FINE &&
 	    jtsc_test_counter_ns() > JTSC_TEST_FAST_READ_NS) {
@@ -1421,21 +1914,210 @@ static void jtsc_rng_init_test(struct kunit *test)
 					   jtsc_test_counter_fit);
 	}
 	ret = jtsc_rng_init(rng, c->request);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
+							jtsc_test_destroy,
+							rng), 0);
 	KUNIT_EXPECT_EQ(test, ret, c->ret);
-	/* A collector not asked for is not sampled. */
-	if (!(c->request & JTSC_COLLECT_SPEC))
-		KUNIT_EXPECT_EQ(test, f->spec_words, 0UL);
-	if (!(c->request & JTSC_COLLECT_TIMER))
-		KUNIT_EXPECT_EQ(test, f->timer_deltas, 0UL);
+	for (src = 0; src < JTSC_NR_SOURCES; src++) {
+		u64 taken = f->src[src].taken;
+
+		/* A collector not asked for, or after a bad counter, is not run. */
+		if (!(c->request & BIT(src)) || c->counter != JTSC_FAKE_FINE)
+			KUNIT_EXPECT_EQ_MSG(test, taken, 0ULL, "%s",
+					    jtsc_params[src].name);
+		if (!(c->collectors & BIT(src)))
+			continue;
+		KUNIT_EXPECT_EQ_MSG(test, taken, (u64)JTSC_TEST_STARTUP, "%s",
+				    jtsc_params[src].name);
+		KUNIT_EXPECT_EQ(test, rng->stats[src].samples, taken);
+	}
+	if (IS_ENABLED(CONFIG_X86_64) && (c->collectors & JTSC_COLLECT_SPEC)) {
+		KUNIT_EXPECT_NOT_NULL(test, rng->mem);
+		KUNIT_EXPECT_PTR_EQ(test, f->src[JTSC_SRC_SPEC].mem, rng->mem);
+	} else {
+		KUNIT_EXPECT_NULL(test, rng->mem);
+	}
 	if (ret)
 		return;
 	KUNIT_EXPECT_EQ(test, rng->collectors, c->collectors);
 	KUNIT_EXPECT_FALSE(test, rng->failed);
-	KUNIT_EXPECT_TRUE(test, rng->collectors & BIT(rng->active));
-	jtsc_rng_destroy(rng);
+	KUNIT_EXPECT_EQ(test, rng->active, c->collectors & JTSC_COLLECT_SPEC ?
+			JTSC_SRC_SPEC : JTSC_SRC_TIMER);
+	KUNIT_EXPECT_EQ(test, rng->tested, 0U);
+	KUNIT_EXPECT_EQ(test, rng->pending, 0U);
 }
 
-/* ---- Output path ------------------------------------------------------- */
+/*
+ * Each deterministic stream is refused by the startup test of either
+ * collector, from its first sample or from the middle of the startup
+ * window: jtsc_rng_init() of that collector alone is -ENODEV, before the
+ * startup window is over, and the other collector is kept.
+ */
+static void jtsc_det_startup_test(struct kunit *test)
+{
+	static const u64 starts[] = { 0, JTSC_TEST_STARTUP / 2 };
+	const struct jtsc_det_case *d = test->param_value;
+	enum jtsc_source src, other;
+	struct jtsc_rng *rng;
+	struct jtsc_fake *f;
+	unsigned int s;
+	int ret;
+
+	for (src = 0; src < JTSC_NR_SOURCES; src++) {
+		other = src == JTSC_SRC_SPEC ? JTSC_SRC_TIMER : JTSC_SRC_SPEC;
+		for (s = 0; s < ARRAY_SIZE(starts); s++) {
+			f = jtsc_fake_start(test, JTSC_FAKE_REAL);
+			f->src[src].script.det = d;
+			f->src[src].script.det_from = starts[s];
+			rng = jtsc_test_rng_init(test, BIT(src), &ret);
+			KUNIT_EXPECT_EQ_MSG(test, ret, -ENODEV, "%s from sample %llu",
+					    jtsc_params[src].name, starts[s]);
+			KUNIT_EXPECT_EQ(test, rng->collectors, 0U);
+			KUNIT_EXPECT_NULL(test, rng->mem);
+			KUNIT_EXPECT_LT_MSG(test, f->src[src].taken,
+					    (u64)JTSC_TEST_STARTUP,
+					    "%s from sample %llu: refused late",
+					    jtsc_params[src].name, starts[s]);
+			jtsc_test_rng_put(test, rng);
+
+			f = jtsc_fake_start(test, JTSC_FAKE_REAL);
+			f->src[src].script.det = d;
+			f->src[src].script.det_from = starts[s];
+			rng = jtsc_test_rng_init(test, JTSC_COLLECT_ALL, &ret);
+			KUNIT_EXPECT_EQ(test, ret, 0);
+			KUNIT_EXPECT_EQ_MSG(test, rng->collectors, BIT(other),
+					    "%s from sample %llu",
+					    jtsc_params[src].name, starts[s]);
+			KUNIT_EXPECT_EQ(test, rng->active, other);
+			jtsc_test_rng_put(test, rng);
+		}
+	}
+}
+
+/* ---- The pool and the output -------------------------------------------- */
+
+/*
+ * Pool words are the LFSR fold of the samples that follow the startup
+ * test, in order, released a window at a time; a pull hands them out in
+ * that order, with exactly their credit.
+ */
+static void jtsc_pool_words_test(struct kunit *test)
+{
+	const struct jtsc_source_case *c = test->param_value;
+	const unsigned int n = JITTER_TSC_PULL_MAX / sizeof(u64);
+	unsigned int spw = jtsc_params[c->src].samples_per_word;
+	u64 *model = kunit_kmalloc_array(test, 2 * n, sizeof(u64), GFP_KERNEL);
+	u64 *got = kunit_kmalloc_array(test, 2 * n, sizeof(u64), GFP_KERNEL);
+	struct jtsc_rng *rng;
+	struct jtsc_fake *f;
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, model);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, got);
+	f = jtsc_fake_start(test, JTSC_FAKE_REAL);
+	rng = jtsc_test_rng(test, BIT(c->src));
+	jtsc_test_model_words(&f->src[c->src].script, JTSC_TEST_STARTUP, spw,
+			      model, 2 * n);
+	KUNIT_EXPECT_EQ(test, jtsc_rng_pull(rng, got, n * sizeof(u64)),
+			(int)(n * jtsc_test_word_credit(c->src)));
+	KUNIT_EXPECT_EQ(test, jtsc_rng_pull(rng, got + n, n * sizeof(u64)),
+			(int)(n * jtsc_test_word_credit(c->src)));
+	KUNIT_EXPECT_MEMEQ(test, got, model, 2 * n * sizeof(u64));
+	KUNIT_EXPECT_EQ(test, rng->stats[c->src].credited,
+			2ULL * n * jtsc_test_word_credit(c->src));
+}
+
+/* Raw samples behind the output that the model test compares. */
+#define JTSC_TEST_MODEL_SAMPLES		SZ_2M
+
+/*
+ * Each output block is SHA-256 over the next block's worth of pool words,
+ * in order: up to 64 KiB of output (from at most JTSC_TEST_MODEL_SAMPLES
+ * fixed-seed samples) equals the model block for block, so no word is used
+ * twice or skipped. A request that ends inside a block drops the rest of
+ * it.
+ */
+static void jtsc_output_model_test(struct kunit *test)
+{
+	const struct jtsc_source_case *c = test->param_value;
+	const unsigned int wpb = jtsc_test_block_words(c->src);
+	unsigned int spw = jtsc_params[c->src].samples_per_word;
+	const unsigned int blocks = min(SZ_64K / SHA256_DIGEST_SIZE,
+					JTSC_TEST_MODEL_SAMPLES / (wpb * spw));
+	const unsigned int len = blocks * SHA256_DIGEST_SIZE;
+	u64 *words = kunit_kmalloc_array(test, (blocks + 1) * wpb, sizeof(u64),
+					 GFP_KERNEL);
+	u8 *out = kunit_kmalloc(test, len, GFP_KERNEL);
+	u8 block[SHA256_DIGEST_SIZE];
+	struct jtsc_rng *rng;
+	struct jtsc_fake *f;
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, words);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, out);
+	f = jtsc_fake_start(test, JTSC_FAKE_REAL);
+	rng = jtsc_test_rng(test, BIT(c->src));
+	jtsc_test_model_words(&f->src[c->src].script, JTSC_TEST_STARTUP, spw,
+			      words, (blocks + 1) * wpb);
+
+	/* One byte takes a whole block: the next request starts a new one. */
+	KUNIT_ASSERT_EQ(test, jtsc_rng_generate(rng, out, 1), 0);
+	sha256((const u8 *)words, wpb * sizeof(u64), block);
+	KUNIT_EXPECT_EQ(test, out[0], block[0]);
+
+	for (i = 0; i < len; i += SZ_4K)
+		KUNIT_ASSERT_EQ_MSG(test, jtsc_rng_generate(rng, out + i,
+							    min(len - i, SZ_4K)),
+				    0, "at byte %u", i);
+	for (i = 0; i < blocks; i++) {
+		sha256((const u8 *)(words + (i + 1) * wpb), wpb * sizeof(u64),
+		       block);
+		KUNIT_EXPECT_MEMEQ_MSG(test, out + i * SHA256_DIGEST_SIZE, block,
+				       SHA256_DIGEST_SIZE, "block %u", i);
+		if (test->status == KUNIT_FAILURE)
+			break;
+	}
+	KUNIT_EXPECT_EQ(test, rng->stats[c->src].credited,
+			(u64)(blocks + 1) * wpb * jtsc_test_word_credit(c->src));
+	kunit_info(test, "%u blocks equal the model\n", blocks);
+}
+
+/* Predictor windows each read of the healthy-instance test spans. */
+#define JTSC_TEST_HEALTHY_WINDOWS	32
+
+/*
+ * A healthy stream keeps either collector going window after window: no
+ * failure, every block credited exactly, and two reads that differ.
+ */
+static void jtsc_rng_healthy_test(struct kunit *test)
+{
+	const struct jtsc_source_case *c = test->param_value;
+	const unsigned int wpb = jtsc_test_block_words(c->src);
+	const unsigned int spw = jtsc_params[c->src].samples_per_word;
+	const unsigned int blocks = DIV_ROUND_UP(JTSC_TEST_HEALTHY_WINDOWS *
+						 JTSC_TEST_PRED_WINDOW, wpb * spw);
+	const unsigned int len = blocks * SHA256_DIGEST_SIZE;
+	u8 *a = kunit_kmalloc(test, len, GFP_KERNEL);
+	u8 *b = kunit_kmalloc(test, len, GFP_KERNEL);
+	struct jtsc_rng *rng;
+	u64 windows;
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, a);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, b);
+	jtsc_fake_start(test, JTSC_FAKE_REAL);
+	rng = jtsc_test_rng(test, BIT(c->src));
+	KUNIT_EXPECT_EQ(test, rng->active, c->src);
+	KUNIT_EXPECT_EQ(test, jtsc_rng_generate(rng, a, len), 0);
+	KUNIT_EXPECT_EQ(test, jtsc_rng_generate(rng, b, len), 0);
+	KUNIT_EXPECT_MEMNEQ(test, a, b, len);
+	KUNIT_EXPECT_FALSE(test, rng->failed);
+	KUNIT_EXPECT_EQ(test, rng->stats[c->src].intermittent, 0ULL);
+	KUNIT_EXPECT_EQ(test, rng->stats[c->src].permanent, 0ULL);
+	KUNIT_EXPECT_EQ(test, rng->stats[c->src].credited,
+			2ULL * blocks * wpb * jtsc_test_word_credit(c->src));
+	windows = div_u64(rng->stats[c->src].samples, JTSC_TEST_PRED_WINDOW);
+	KUNIT_EXPECT_GE(test, windows, 2ULL * JTSC_TEST_HEALTHY_WINDOWS);
+	kunit_info(test, "%llu predictor windows without a failure\n", windows);
+}
 
 struct jtsc_size_case {
 	unsigned int len;
@@ -1449,6 +2131,7 @@ static const struct jtsc_size_case jtsc_size_cases[] = {
 	{ 32, "32 bytes, one block" },
 	{ 33, "33 bytes" },
 	{ 4096, "4096 bytes" },
+	{ 65536, "65536 bytes" },
 };
 
 KUNIT_ARRAY_PARAM_DESC(jtsc_size, jtsc_size_cases, desc);
@@ -1459,17 +2142,6 @@ KUNIT_ARRAY_PARAM_DESC(jtsc_size, jtsc_size_cases, desc);
 static bool jtsc_test_all(const u8 *buf, size_t len, u8 byte)
 {
 	return !len || (buf[0] == byte && !memcmp(buf, buf + 1, len - 1));
-}
-
-/* After an error a buffer may be wiped, but must not hold data. */
-static bool jtsc_test_no_data(const u8 *buf, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		if (buf[i] && buf[i] != JTSC_TEST_CANARY)
-			return false;
-	return true;
 }
 
 /*
@@ -1526,7 +2198,7 @@ static void jtsc_generate_sizes_test(struct kunit *test)
 	const struct jtsc_size_case *c = test->param_value;
 	struct jtsc_rng *rng;
 
-	jtsc_fake_start(test, JTSC_FAKE_FINE, JTSC_DATA_GOOD, JTSC_DATA_GOOD);
+	jtsc_fake_start(test, JTSC_FAKE_REAL);
 	rng = jtsc_test_rng(test, JTSC_COLLECT_ALL);
 	jtsc_test_sizes(test, c->len, jtsc_test_gen_private, rng,
 			"private instance");
@@ -1542,6 +2214,507 @@ static void jtsc_crypto_sizes_test(struct kunit *test)
 	jtsc_test_sizes(test, c->len, jtsc_test_gen_tfm, tfm, "crypto API");
 	crypto_free_rng(tfm);
 }
+
+/* ---- Failures in operation ---------------------------------------------- */
+
+/* Calls of generate or pull that a deterministic stream may take to die. */
+#define JTSC_TEST_MAX_CALLS	16
+
+/*
+ * One instance of collector @src on the healthy stream, switched to the
+ * deterministic stream @d @k samples before the end of a predictor window,
+ * read by generate (4096 bytes a call) or by @pull (JITTER_TSC_PULL_MAX).
+ * From the switch on, the instance may still release the words it had made
+ * of healthy samples, never one that holds a sample of @d; the first error
+ * is -EAGAIN or -EFAULT and returns nothing (generate's output stays zero,
+ * pull's buffer untouched), nothing is credited after it, and in a few
+ * calls the instance is dead.
+ */
+static void jtsc_test_det_run(struct kunit *test,
+			      const struct jtsc_det_case *d,
+			      enum jtsc_source src, unsigned int k, bool pull,
+			      u8 *buf)
+{
+	unsigned int spw = jtsc_params[src].samples_per_word;
+	unsigned int wc = jtsc_test_word_credit(src);
+	const unsigned int len = pull ? JITTER_TSC_PULL_MAX : SZ_4K;
+	const char *api = pull ? "pull" : "generate";
+	u64 taken, det_from, healthy, rel0, credited = 0;
+	unsigned int calls, errors = 0;
+	struct jtsc_rng *rng;
+	struct jtsc_fake *f;
+	int ret;
+
+	f = jtsc_fake_start(test, JTSC_FAKE_REAL);
+	rng = jtsc_test_rng(test, BIT(src));
+	KUNIT_ASSERT_EQ(test, rng->active, src);
+	/* A healthy start: output, and tested words left. */
+	ret = pull ? jtsc_rng_pull(rng, buf, len) :
+		     jtsc_rng_generate(rng, buf, SHA256_DIGEST_SIZE);
+	KUNIT_ASSERT_EQ(test, ret, pull ? (int)(len / sizeof(u64) * wc) : 0);
+
+	taken = f->src[src].taken;
+	det_from = roundup(taken + k, JTSC_TEST_PRED_WINDOW) - k;
+	/* Words still to come of healthy samples, made or to be made. */
+	healthy = rng->pending + div_u64(det_from - taken, spw);
+	rel0 = jtsc_test_released(rng);
+	f->src[src].script.det = d;
+	f->src[src].script.det_from = det_from;
+	f->rng = rng;
+	f->max_released = rel0;
+	f->snap_at = U64_MAX;
+
+	for (calls = 0; calls < JTSC_TEST_MAX_CALLS; calls++) {
+		memset(buf, pull ? JTSC_TEST_CANARY : 0, len);
+		ret = pull ? jtsc_rng_pull(rng, buf, len) :
+			     jtsc_rng_generate(rng, buf, len);
+		f->max_released = max(f->max_released, jtsc_test_released(rng));
+		if (ret >= 0) {
+			KUNIT_EXPECT_EQ_MSG(test, errors, 0U,
+					    "%s, %s, %u before a window end: %s %u returned %d after an error",
+					    d->desc, jtsc_params[src].name, k,
+					    api, calls, ret);
+			continue;
+		}
+		if (!errors++)
+			credited = rng->stats[src].credited;
+		KUNIT_EXPECT_TRUE_MSG(test, ret == -EAGAIN || ret == -EFAULT,
+				      "%s %u returned %d", api, calls, ret);
+		KUNIT_EXPECT_TRUE_MSG(test, jtsc_test_all(buf, len, pull ?
+							  JTSC_TEST_CANARY : 0),
+				      "%s, %s, %u before a window end: %s %u returned %d and data",
+				      d->desc, jtsc_params[src].name, k, api,
+				      calls, ret);
+		if (ret == -EFAULT)
+			break;
+	}
+	f->rng = NULL;
+	KUNIT_EXPECT_EQ_MSG(test, ret, -EFAULT,
+			    "%s, %s, %u before a window end: alive after %u %s calls",
+			    d->desc, jtsc_params[src].name, k, calls, api);
+	KUNIT_EXPECT_LE_MSG(test, f->max_released - rel0, healthy,
+			    "%s, %s, %u before a window end, %s: words of deterministic samples released",
+			    d->desc, jtsc_params[src].name, k, api);
+	KUNIT_EXPECT_EQ(test, rng->stats[src].credited, credited);
+	KUNIT_EXPECT_TRUE(test, rng->failed);
+	KUNIT_EXPECT_EQ(test, rng->stats[src].permanent, 1ULL);
+	KUNIT_EXPECT_EQ(test, rng->stats[src].intermittent, errors - 1ULL);
+	KUNIT_EXPECT_EQ(test, rng->tested + rng->pending, 0U);
+	jtsc_test_rng_put(test, rng);
+}
+
+/*
+ * Each deterministic stream, beginning in operation, for both collectors
+ * and both readers, at the window alignments that matter: at a window's
+ * start, with its first sample or its first period or one word of it in
+ * the window's last word, or its pattern whole a word before the end.
+ */
+static void jtsc_det_operation_test(struct kunit *test)
+{
+	const struct jtsc_det_case *d = test->param_value;
+	unsigned int lead = jtsc_det_lead(d), a, api;
+	u8 *buf = kunit_kmalloc(test, SZ_4K, GFP_KERNEL);
+	enum jtsc_source src;
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, buf);
+	for (src = 0; src < JTSC_NR_SOURCES; src++) {
+		unsigned int spw = jtsc_params[src].samples_per_word;
+		const unsigned int ks[] = {
+			JTSC_TEST_PRED_WINDOW, 1, lead, spw, lead + spw, 2 * spw,
+		};
+
+		for (a = 0; a < ARRAY_SIZE(ks); a++)
+			for (api = 0; api < 2; api++)
+				jtsc_test_det_run(test, d, src, ks[a], api, buf);
+	}
+}
+
+enum jtsc_straddle_kind {
+	JTSC_STRADDLE_REPEAT,	/* rct_cutoff identical samples */
+	JTSC_STRADDLE_RAMP,	/* a stuck run of run_cutoff hits */
+	JTSC_STRADDLE_PERIOD,	/* a period of JTSC_MAX_LAG, run_cutoff hits */
+};
+
+struct jtsc_straddle_case {
+	enum jtsc_straddle_kind kind;
+	const char *desc;
+};
+
+static const struct jtsc_straddle_case jtsc_straddle_cases[] = {
+	{ JTSC_STRADDLE_REPEAT, "repeated delta across a window end" },
+	{ JTSC_STRADDLE_RAMP, "stuck run across a window end, from a word's last sample" },
+	{ JTSC_STRADDLE_PERIOD, "period 64 whose first period ends a window" },
+};
+
+KUNIT_ARRAY_PARAM_DESC(jtsc_straddle, jtsc_straddle_cases, desc);
+
+/*
+ * Fills @run with the @len samples of @c's run, beginning at sample @at
+ * of the healthy stream @seed so that no guess already hits its first
+ * samples: it then fails exactly on its last sample.
+ */
+static void jtsc_test_straddle_run(const struct jtsc_straddle_case *c,
+				   u64 seed, u64 at, u8 *run, unsigned int len)
+{
+	u8 h1 = jtsc_test_byte(seed, at - 1), h2 = jtsc_test_byte(seed, at - 2);
+	u8 period[JTSC_MAX_LAG];
+	u64 prng = 0x5eed0009;
+	unsigned int j;
+	u8 step = 3;
+
+	switch (c->kind) {
+	case JTSC_STRADDLE_REPEAT:
+		memset(run, h1 ^ 0x80, len);
+		break;
+	case JTSC_STRADDLE_RAMP:
+		/* A first step the stuck guess did not make, then steps of 1. */
+		while (step == (u8)(h1 - h2))
+			step += 2;
+		for (j = 0; j < len; j++)
+			run[j] = h1 + step + j;
+		break;
+	case JTSC_STRADDLE_PERIOD:
+		/* Distinct values, the last unlike the sample a period back. */
+		for (j = 0; j < JTSC_MAX_LAG; j++) {
+			u8 r = jtsc_test_prng(&prng) >> 56;
+
+			while (memchr(period, r, j) ||
+			       (j == JTSC_MAX_LAG - 1 && r == h1))
+				r++;
+			period[j] = r;
+		}
+		for (j = 0; j < len; j++)
+			run[j] = period[j % JTSC_MAX_LAG];
+		break;
+	}
+}
+
+/*
+ * A run that will fail begins before a predictor window ends and fails in
+ * the next one. At the window's end the healthy words before the run are
+ * released, except those the last JTSC_MAX_LAG samples reach into, and no
+ * word holding a sample of the run; the failure is -EAGAIN, returns
+ * nothing and wipes the pool. Afterwards the pool starts over: its first
+ * words are the fold, from a wiped LFSR, of the samples that follow a new
+ * startup test.
+ */
+static void jtsc_straddle_test(struct kunit *test)
+{
+	const struct jtsc_straddle_case *c = test->param_value;
+	const u64 end = 3 * JTSC_TEST_PRED_WINDOW;
+	u8 *out = kunit_kzalloc(test, SZ_4K, GFP_KERNEL);
+	struct jtsc_scan *sc = kunit_kmalloc(test, sizeof(*sc), GFP_KERNEL);
+	enum jtsc_source src;
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, out);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, sc);
+	for (src = 0; src < JTSC_NR_SOURCES; src++) {
+		const struct jtsc_health_params *p = &jtsc_params[src];
+		unsigned int spw = p->samples_per_word, len, before, count, i;
+		u64 at, fail, first, words[8], model[8];
+		struct jtsc_script *script;
+		struct jtsc_rng *rng;
+		struct jtsc_fake *f;
+		u8 *run, *s;
+
+		switch (c->kind) {
+		case JTSC_STRADDLE_REPEAT:
+			len = p->rct_cutoff;
+			before = len / 2;
+			break;
+		case JTSC_STRADDLE_RAMP:
+			len = p->run_cutoff + 2;
+			/* The run's first sample is the last of a word. */
+			before = spw + 1 < len ? spw + 1 : len - 1;
+			break;
+		default:
+			len = JTSC_MAX_LAG + p->run_cutoff;
+			before = JTSC_MAX_LAG;
+			break;
+		}
+		at = end - before;
+		fail = at + len - 1;
+		run = kunit_kmalloc(test, len, GFP_KERNEL);
+		s = kunit_kmalloc(test, fail + 1, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, run);
+		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, s);
+
+		f = jtsc_fake_start(test, JTSC_FAKE_REAL);
+		script = &f->src[src].script;
+		jtsc_test_straddle_run(c, script->seed, at, run, len);
+		script->buf = run;
+		script->buf_from = at;
+		script->buf_len = len;
+
+		/* Precondition: the first failure is on the run's last sample. */
+		for (i = 0; i <= fail; i++)
+			s[i] = jtsc_script_sample(script, i);
+		jtsc_test_scan(s, fail, sc);
+		KUNIT_ASSERT_LT(test, sc->rct, p->rct_cutoff);
+		KUNIT_ASSERT_LT(test, sc->apt, p->apt_cutoff);
+		for (i = 0; i < JTSC_NR_PREDICTORS; i++) {
+			KUNIT_ASSERT_LT(test, sc->run[i], p->run_cutoff);
+			KUNIT_ASSERT_LT(test, sc->hits[i], p->hits_cutoff);
+		}
+		jtsc_test_scan(s, fail + 1, sc);
+		count = c->kind == JTSC_STRADDLE_REPEAT ? sc->rct :
+			sc->run[c->kind == JTSC_STRADDLE_RAMP ? 0 : JTSC_MAX_LAG];
+		KUNIT_ASSERT_EQ(test, count, c->kind == JTSC_STRADDLE_REPEAT ?
+				p->rct_cutoff : p->run_cutoff);
+
+		rng = jtsc_test_rng(test, BIT(src));
+		f->rng = rng;
+		f->snap_at = end;
+		KUNIT_EXPECT_EQ(test, jtsc_rng_generate(rng, out, SZ_4K), -EAGAIN);
+		f->rng = NULL;
+		KUNIT_EXPECT_TRUE(test, jtsc_test_all(out, SZ_4K, 0));
+		KUNIT_EXPECT_GT(test, f->src[src].taken, fail);
+		KUNIT_EXPECT_EQ(test, rng->tested, 0U);
+		KUNIT_EXPECT_EQ(test, rng->pending, 0U);
+		KUNIT_EXPECT_EQ(test, rng->stats[src].intermittent, 1ULL);
+		KUNIT_EXPECT_FALSE(test, rng->failed);
+
+		/* At the window's end: the healthy words, none of the run. */
+		KUNIT_ASSERT_TRUE(test, f->snapped);
+		KUNIT_EXPECT_LE_MSG(test, f->max_released,
+				    div_u64(at - JTSC_TEST_STARTUP, spw),
+				    "%s: a word holding a sample of the run was released",
+				    p->name);
+		KUNIT_EXPECT_GE_MSG(test, f->snap_released,
+				    div_u64(at - JTSC_TEST_STARTUP - JTSC_MAX_LAG, spw),
+				    "%s: healthy words held back", p->name);
+
+		/* The pool starts over after a new startup test. */
+		first = roundup(fail + JTSC_TEST_STARTUP + 1, spw);
+		jtsc_test_model_words(script, first, spw, model, ARRAY_SIZE(model));
+		KUNIT_EXPECT_EQ(test, jtsc_rng_pull(rng, words, sizeof(words)),
+				(int)(ARRAY_SIZE(words) * jtsc_test_word_credit(src)));
+		KUNIT_EXPECT_MEMEQ_MSG(test, words, model, sizeof(words),
+				       "%s: the words after the failure are not those of the samples after the startup test",
+				       p->name);
+		jtsc_test_rng_put(test, rng);
+	}
+}
+
+struct jtsc_gate_case {
+	enum jtsc_count count;
+	unsigned int guess;
+	const char *desc;
+};
+
+static const struct jtsc_gate_case jtsc_gate_cases[] = {
+	{ JTSC_COUNT_APT, JTSC_GUESS_APT, "apt_cutoff in an APT window" },
+	{ JTSC_COUNT_HITS, JTSC_GUESS_STUCK, "hits_cutoff of the stuck predictor" },
+	{ JTSC_COUNT_HITS, 33, "hits_cutoff of lag 33" },
+	{ JTSC_COUNT_HITS, 64, "hits_cutoff of lag 64" },
+};
+
+KUNIT_ARRAY_PARAM_DESC(jtsc_gate, jtsc_gate_cases, desc);
+
+/*
+ * A failure that only a count over a window sees, the APT's or a
+ * predictor's hits, with no run anywhere near a cutoff, comes late in the
+ * predictor window after the startup test (the stream of the cutoff rows
+ * above, served from the first sample). No word of that window may have
+ * been released by then: words wait for their whole window.
+ */
+static void jtsc_window_release_test(struct kunit *test)
+{
+	const struct jtsc_gate_case *g = test->param_value;
+	const struct jtsc_cut_case c = { .count = g->count, .guess = g->guess };
+	const unsigned int n = JTSC_TEST_CUT_SAMPLES;
+	unsigned long *hit = kunit_kcalloc(test, BITS_TO_LONGS(n),
+					   sizeof(long), GFP_KERNEL);
+	u8 *s = kunit_kmalloc(test, n, GFP_KERNEL);
+	u8 *out = kunit_kzalloc(test, SZ_4K, GFP_KERNEL);
+	enum jtsc_source src;
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, hit);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, s);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, out);
+	for (src = 0; src < JTSC_NR_SOURCES; src++) {
+		const struct jtsc_health_params *p = &jtsc_params[src];
+		struct jtsc_verdicts want = {};
+		unsigned int cutoff, perm, most;
+		struct jtsc_rng *rng;
+		struct jtsc_fake *f;
+
+		jtsc_test_cutoffs_of(p, c.count, &cutoff, &perm);
+		if (c.count == JTSC_COUNT_APT && cutoff > JTSC_TEST_APT_WINDOW) {
+			kunit_info(test, "%s: the APT cannot fail at this credit\n",
+				   p->name);
+			continue;
+		}
+		bitmap_zero(hit, n);
+		jtsc_test_plan(&c, cutoff, hit);
+		KUNIT_ASSERT_TRUE(test, jtsc_test_build(s, n, hit, c.guess,
+							0x5eed0011 + src));
+		jtsc_test_plan_verdicts(c.count, hit, n, cutoff, perm, &want,
+					&most);
+		KUNIT_ASSERT_TRUE(test, jtsc_test_alone(test, &c, p, s, n, most));
+		KUNIT_ASSERT_EQ(test, want.n, 1U);
+		/* Late in the first window after the startup test. */
+		KUNIT_ASSERT_GE(test, want.at[0], JTSC_TEST_STARTUP +
+				JTSC_TEST_PRED_WINDOW / 4);
+		KUNIT_ASSERT_LT(test, want.at[0], JTSC_TEST_STARTUP +
+				JTSC_TEST_PRED_WINDOW);
+
+		f = jtsc_fake_start(test, JTSC_FAKE_REAL);
+		f->src[src].script.buf = s;
+		f->src[src].script.buf_len = n;
+		rng = jtsc_test_rng(test, BIT(src));
+		f->rng = rng;
+		f->snap_at = U64_MAX;
+		memset(out, 0, SZ_4K);
+		KUNIT_EXPECT_EQ_MSG(test, jtsc_rng_generate(rng, out, SZ_4K), -EAGAIN,
+				    "%s", p->name);
+		f->rng = NULL;
+		KUNIT_EXPECT_GT(test, f->src[src].taken, (u64)want.at[0]);
+		KUNIT_EXPECT_EQ_MSG(test, f->max_released, 0ULL,
+				    "%s: words of the failing window released",
+				    p->name);
+		KUNIT_EXPECT_EQ(test, rng->stats[src].credited, 0ULL);
+		KUNIT_EXPECT_TRUE(test, jtsc_test_all(out, SZ_4K, 0));
+		KUNIT_EXPECT_EQ(test, rng->tested + rng->pending, 0U);
+		KUNIT_EXPECT_EQ(test, rng->stats[src].intermittent, 1ULL);
+		jtsc_test_rng_put(test, rng);
+	}
+}
+
+/*
+ * After a permanent failure generate and pull return -EFAULT, leave the
+ * caller's buffer alone and credit nothing, even once the source looks
+ * healthy again.
+ */
+static void jtsc_rng_permanent_test(struct kunit *test)
+{
+	const struct jtsc_source_case *c = test->param_value;
+	u8 *buf = kunit_kmalloc(test, SZ_4K, GFP_KERNEL);
+	u8 *copy = kunit_kmalloc(test, SZ_4K, GFP_KERNEL);
+	struct jtsc_rng *rng;
+	struct jtsc_fake *f;
+	unsigned int i;
+	u64 credited;
+	int ret = 0;
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, buf);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, copy);
+	f = jtsc_fake_start(test, JTSC_FAKE_REAL);
+	rng = jtsc_test_rng(test, BIT(c->src));
+	KUNIT_ASSERT_EQ(test, jtsc_rng_generate(rng, buf, 32), 0);
+
+	f->src[c->src].script.det = &jtsc_det_stuck;
+	f->src[c->src].script.det_from = f->src[c->src].taken;
+	for (i = 0; i < JTSC_TEST_MAX_CALLS && ret != -EFAULT; i++)
+		ret = jtsc_rng_generate(rng, buf, SZ_4K);
+	KUNIT_ASSERT_EQ(test, ret, -EFAULT);
+	f->src[c->src].script.det = NULL;
+	credited = rng->stats[c->src].credited;
+
+	for (i = 0; i < SZ_4K; i++)
+		copy[i] = i * 7 + 3;
+	for (i = 0; i < 4; i++) {
+		unsigned int len = i ? SZ_4K : 1;
+
+		memcpy(buf, copy, SZ_4K);
+		KUNIT_EXPECT_EQ(test, jtsc_rng_generate(rng, buf, len), -EFAULT);
+		KUNIT_EXPECT_MEMEQ_MSG(test, buf, copy, SZ_4K,
+				       "generate %u wrote into the buffer", i);
+		KUNIT_EXPECT_EQ(test, jtsc_rng_pull(rng, buf, JITTER_TSC_PULL_MAX),
+				-EFAULT);
+		KUNIT_EXPECT_MEMEQ_MSG(test, buf, copy, SZ_4K,
+				       "pull %u wrote into the buffer", i);
+	}
+	KUNIT_EXPECT_TRUE(test, rng->failed);
+	KUNIT_EXPECT_EQ(test, rng->stats[c->src].credited, credited);
+	KUNIT_EXPECT_EQ(test, rng->stats[c->src].permanent, 1ULL);
+}
+
+/* ---- The pull used by random.c ------------------------------------------ */
+
+struct jtsc_pull_case {
+	size_t len;
+	bool valid;
+	const char *desc;
+};
+
+static const struct jtsc_pull_case jtsc_pull_cases[] = {
+	{ 8, true, "8 bytes" },
+	{ 32, true, "32 bytes" },
+	{ JITTER_TSC_PULL_MAX, true, "JITTER_TSC_PULL_MAX bytes" },
+	{ 0, false, "0 bytes is refused" },
+	{ 7, false, "7 bytes is refused" },
+	{ 12, false, "12 bytes is refused" },
+	{ JITTER_TSC_PULL_MAX + 8, false, "JITTER_TSC_PULL_MAX + 8 bytes is refused" },
+};
+
+KUNIT_ARRAY_PARAM_DESC(jtsc_pull, jtsc_pull_cases, desc);
+
+/*
+ * A pull of n words returns exactly n times the word credit, in 1/256 bit,
+ * and counts it; a bad length is -EINVAL, stores and credits nothing.
+ */
+static void jtsc_pull_test(struct kunit *test)
+{
+	const struct jtsc_pull_case *c = test->param_value;
+	u8 *buf = kunit_kmalloc(test, c->len + 1, GFP_KERNEL);
+	enum jtsc_source src;
+	struct jtsc_rng *rng;
+	int ret;
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, buf);
+	for (src = 0; src < JTSC_NR_SOURCES; src++) {
+		memset(buf, JTSC_TEST_CANARY, c->len + 1);
+		jtsc_fake_start(test, JTSC_FAKE_REAL);
+		rng = jtsc_test_rng(test, BIT(src));
+		ret = jtsc_rng_pull(rng, buf, c->len);
+		if (!c->valid) {
+			KUNIT_EXPECT_EQ_MSG(test, ret, -EINVAL, "%s", jtsc_params[src].name);
+			KUNIT_EXPECT_TRUE(test, jtsc_test_all(buf, c->len + 1,
+							      JTSC_TEST_CANARY));
+			KUNIT_EXPECT_EQ(test, rng->stats[src].credited, 0ULL);
+		} else {
+			KUNIT_EXPECT_EQ_MSG(test, ret, (int)(c->len / sizeof(u64) *
+							jtsc_test_word_credit(src)),
+					    "%s", jtsc_params[src].name);
+			KUNIT_EXPECT_EQ(test, rng->stats[src].credited, (u64)ret);
+			KUNIT_EXPECT_FALSE(test, jtsc_test_all(buf, c->len,
+							       JTSC_TEST_CANARY));
+			KUNIT_EXPECT_EQ(test, buf[c->len], JTSC_TEST_CANARY);
+		}
+		jtsc_test_rng_put(test, rng);
+	}
+}
+
+/*
+ * jitter_tsc_pull(), as random.c calls it, draws on the registered
+ * instance: JITTER_TSC_PULL_MAX bytes carry exactly their words' credit,
+ * in whole bits; a bad length is -EINVAL.
+ */
+static void jtsc_pull_global_test(struct kunit *test)
+{
+	const unsigned int n = JITTER_TSC_PULL_MAX / sizeof(u64);
+	u64 *buf = kunit_kmalloc_array(test, n + 1, sizeof(u64), GFP_KERNEL);
+	int ret, spec, timer;
+
+	if (!IS_BUILTIN(CONFIG_CRYPTO_JITTER_TSC))
+		kunit_skip(test, "jitter_tsc is a module: random.c cannot pull");
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, buf);
+	memset(buf, JTSC_TEST_CANARY, JITTER_TSC_PULL_MAX);
+	ret = jitter_tsc_pull(buf, JITTER_TSC_PULL_MAX);
+	/* Drawn from whichever collector the instance runs on. */
+	spec = n * jtsc_test_word_credit(JTSC_SRC_SPEC) >> JTSC_TEST_ENTROPY_SHIFT;
+	timer = n * jtsc_test_word_credit(JTSC_SRC_TIMER) >> JTSC_TEST_ENTROPY_SHIFT;
+	KUNIT_EXPECT_TRUE_MSG(test, ret == spec || ret == timer,
+			      "credit %d bits, want %d or %d", ret, spec, timer);
+	KUNIT_EXPECT_FALSE(test, jtsc_test_all((u8 *)buf, JITTER_TSC_PULL_MAX,
+					       JTSC_TEST_CANARY));
+	KUNIT_EXPECT_EQ(test, jitter_tsc_pull(buf, 7), -EINVAL);
+	KUNIT_EXPECT_EQ(test, jitter_tsc_pull(buf, JITTER_TSC_PULL_MAX + 8),
+			-EINVAL);
+}
+
+/* ---- Crypto API --------------------------------------------------------- */
 
 static int jtsc_test_cmp_u64(const void *a, const void *b)
 {
@@ -1566,304 +2739,8 @@ static size_t jtsc_test_dups(struct kunit *test, u64 *buf, size_t words)
 }
 
 /*
- * 1 MiB of output holds no 64-bit word twice: no block is ever made from
- * pool words used before. The instance runs on the fixed-seed fakes, as
- * the real collectors need minutes for 1 MiB under QEMU's emulation.
- */
-static void jtsc_generate_no_repeat_test(struct kunit *test)
-{
-	const size_t words = SZ_1M / sizeof(u64);
-	struct jtsc_rng *rng;
-	u64 *buf;
-	size_t i;
-
-	buf = kunit_kmalloc_array(test, words, sizeof(*buf), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, buf);
-	jtsc_fake_start(test, JTSC_FAKE_FINE, JTSC_DATA_GOOD, JTSC_DATA_GOOD);
-	rng = jtsc_test_rng(test, JTSC_COLLECT_SPEC);
-	for (i = 0; i < words; i += SZ_4K / sizeof(u64)) {
-		int ret = jtsc_rng_generate(rng, (u8 *)&buf[i], SZ_4K);
-
-		KUNIT_ASSERT_EQ_MSG(test, ret, 0, "at byte %zu",
-				    i * sizeof(u64));
-		cond_resched();
-	}
-
-	KUNIT_EXPECT_EQ_MSG(test, jtsc_test_dups(test, buf, words), 0UL,
-			    "repeated words in 1 MiB");
-}
-
-/* Calls generate until it fails; returns the error. */
-static int jtsc_test_generate_until_error(struct jtsc_rng *rng, u8 *buf,
-					  unsigned int len)
-{
-	unsigned int i;
-	int ret = 0;
-
-	for (i = 0; i < 64 && !ret; i++) {
-		memset(buf, JTSC_TEST_CANARY, len);
-		ret = jtsc_rng_generate(rng, buf, len);
-	}
-	return ret;
-}
-
-/*
- * A collector that goes stuck for a while after a healthy start, long
- * enough for the intermittent RCT cutoff and too short for the permanent
- * one: the next generate fails with -EAGAIN and returns no data; once the
- * source is healthy again and has passed a new startup test, output
- * resumes.
- */
-static void jtsc_generate_intermittent_test(struct kunit *test)
-{
-	const struct jtsc_health_params *p = &jtsc_params[JTSC_SRC_SPEC];
-	unsigned int stuck = DIV_ROUND_UP(p->rct_cutoff, 64);
-	struct jtsc_fake *f;
-	struct jtsc_rng *rng;
-	u8 *buf = kunit_kmalloc(test, 64, GFP_KERNEL);
-	int ret, i;
-
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, buf);
-	/* The run: the stuck words plus the zeros of the words either side. */
-	KUNIT_ASSERT_LT(test, (stuck + 2) * 64, p->rct_perm_cutoff);
-	f = jtsc_fake_start(test, JTSC_FAKE_FINE, JTSC_DATA_GOOD,
-			    JTSC_DATA_GOOD);
-	rng = jtsc_test_rng(test, JTSC_COLLECT_SPEC);
-	KUNIT_ASSERT_EQ(test, jtsc_rng_generate(rng, buf, 64), 0);
-
-	f->spec = JTSC_DATA_STUCK;
-	f->spec_stuck_words = stuck;
-	ret = jtsc_test_generate_until_error(rng, buf, 64);
-	KUNIT_EXPECT_EQ(test, ret, -EAGAIN);
-	KUNIT_EXPECT_TRUE_MSG(test, jtsc_test_no_data(buf, 64),
-			      "data returned with -EAGAIN");
-	KUNIT_EXPECT_EQ(test, rng->stats[JTSC_SRC_SPEC].intermittent, 1ULL);
-	KUNIT_EXPECT_FALSE(test, rng->failed);
-	KUNIT_EXPECT_EQ(test, f->spec, JTSC_DATA_GOOD);
-
-	for (i = 0, ret = -EAGAIN; i < 4 && ret == -EAGAIN; i++)
-		ret = jtsc_rng_generate(rng, buf, 64);
-	KUNIT_EXPECT_EQ_MSG(test, ret, 0, "no recovery after %d calls", i);
-	KUNIT_EXPECT_FALSE(test, rng->failed);
-}
-
-/*
- * Drives the private instance @rng into a permanent failure by making its
- * collectors stuck. Words that passed their health tests before may still
- * come out; from the first error on, every call fails and returns no data,
- * and the JTSC_TEST_MAX_INTERMITTENT-th error is the permanent one at the
- * latest (a stuck run reaches the permanent RCT cutoff sooner).
- */
-static void jtsc_test_make_permanent(struct kunit *test, struct jtsc_rng *rng,
-				     struct jtsc_fake *f)
-{
-	u8 *buf = kunit_kmalloc(test, 64, GFP_KERNEL);
-	unsigned int calls, errors = 0;
-	int ret = 0;
-
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, buf);
-	f->spec = JTSC_DATA_STUCK;
-	f->timer = JTSC_DATA_STUCK;
-	for (calls = 0; calls < 64 && ret != -EFAULT; calls++) {
-		memset(buf, JTSC_TEST_CANARY, 64);
-		ret = jtsc_rng_generate(rng, buf, 64);
-		if (!ret) {
-			KUNIT_EXPECT_EQ_MSG(test, errors, 0U,
-					    "call %u: output after an error",
-					    calls);
-			continue;
-		}
-		errors++;
-		KUNIT_EXPECT_TRUE_MSG(test, ret == -EAGAIN || ret == -EFAULT,
-				      "call %u returned %d", calls, ret);
-		KUNIT_EXPECT_TRUE_MSG(test,
-				      jtsc_test_no_data(buf, 64),
-				      "call %u returned %d and data", calls,
-				      ret);
-	}
-	KUNIT_ASSERT_EQ_MSG(test, ret, -EFAULT, "after %u calls", calls);
-	KUNIT_EXPECT_LE(test, errors, JTSC_TEST_MAX_INTERMITTENT);
-	KUNIT_EXPECT_TRUE(test, rng->failed);
-	KUNIT_EXPECT_EQ(test, rng->stats[rng->active].intermittent,
-			errors - 1ULL);
-	KUNIT_EXPECT_EQ(test, rng->stats[rng->active].permanent, 1ULL);
-	f->spec = JTSC_DATA_GOOD;
-	f->timer = JTSC_DATA_GOOD;
-}
-
-/*
- * After a permanent failure generate returns -EFAULT and leaves the
- * caller's buffer alone, even once the source looks healthy again.
- */
-static void jtsc_generate_permanent_test(struct kunit *test)
-{
-	struct jtsc_fake *f;
-	struct jtsc_rng *rng;
-	u8 *buf = kunit_kmalloc(test, 4096, GFP_KERNEL);
-	u8 *copy = kunit_kmalloc(test, 4096, GFP_KERNEL);
-	unsigned int i;
-
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, buf);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, copy);
-	f = jtsc_fake_start(test, JTSC_FAKE_FINE, JTSC_DATA_GOOD,
-			    JTSC_DATA_GOOD);
-	rng = jtsc_test_rng(test, JTSC_COLLECT_SPEC);
-	KUNIT_ASSERT_EQ(test, jtsc_rng_generate(rng, buf, 32), 0);
-	jtsc_test_make_permanent(test, rng, f);
-
-	for (i = 0; i < 4096; i++)
-		copy[i] = i * 7 + 3;
-	for (i = 0; i < 4; i++) {
-		unsigned int len = i ? 4096 : 1;
-
-		memcpy(buf, copy, 4096);
-		KUNIT_EXPECT_EQ(test, jtsc_rng_generate(rng, buf, len),
-				-EFAULT);
-		KUNIT_EXPECT_MEMEQ_MSG(test, buf, copy, 4096,
-				       "call %u wrote into the buffer", i);
-	}
-	KUNIT_EXPECT_TRUE(test, rng->failed);
-}
-
-/* ---- The pull used by random.c ----------------------------------------- */
-
-struct jtsc_pull_case {
-	size_t len;
-	bool valid;
-	const char *desc;
-};
-
-static const struct jtsc_pull_case jtsc_pull_cases[] = {
-	{ 8, true, "8 bytes" },
-	{ 32, true, "32 bytes" },
-	{ 256, true, "256 bytes" },
-	{ 0, false, "0 bytes is refused" },
-	{ 7, false, "7 bytes is refused" },
-	{ 12, false, "12 bytes is refused" },
-	{ 264, false, "264 bytes is refused" },
-};
-
-KUNIT_ARRAY_PARAM_DESC(jtsc_pull, jtsc_pull_cases, desc);
-
-static u64 jtsc_test_credited(const struct jtsc_rng *rng)
-{
-	u64 sum = 0;
-	unsigned int i;
-
-	for (i = 0; i < JTSC_NR_SOURCES; i++)
-		sum += rng->stats[i].credited;
-	return sum;
-}
-
-/* Healthy data is credited, at most 8 bits per byte, and counted. */
-static void jtsc_pull_test(struct kunit *test)
-{
-	const struct jtsc_pull_case *c = test->param_value;
-	u8 *buf = kunit_kmalloc(test, c->len, GFP_KERNEL);
-	struct jtsc_rng *rng;
-	u64 before;
-	int ret;
-
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, buf);
-	memset(buf, JTSC_TEST_CANARY, c->len);
-	jtsc_fake_start(test, JTSC_FAKE_FINE, JTSC_DATA_GOOD, JTSC_DATA_GOOD);
-	rng = jtsc_test_rng(test, JTSC_COLLECT_ALL);
-	before = jtsc_test_credited(rng);
-
-	ret = jtsc_rng_pull(rng, buf, c->len);
-	if (!c->valid) {
-		KUNIT_EXPECT_LT_MSG(test, ret, 0, "len %zu", c->len);
-		KUNIT_EXPECT_TRUE(test, jtsc_test_all(buf, c->len,
-						      JTSC_TEST_CANARY));
-		KUNIT_EXPECT_EQ(test, jtsc_test_credited(rng), before);
-		return;
-	}
-	KUNIT_EXPECT_GT_MSG(test, ret, 0, "len %zu", c->len);
-	KUNIT_EXPECT_LE_MSG(test, ret, (int)c->len * 8, "len %zu", c->len);
-	KUNIT_EXPECT_EQ(test, jtsc_test_credited(rng), before + max(ret, 0));
-	KUNIT_EXPECT_FALSE(test, jtsc_test_all(buf, c->len, JTSC_TEST_CANARY));
-}
-
-/*
- * A stuck source gets no credit, and a dead one never again. Words that
- * passed their window before the source got stuck may still be pulled.
- */
-static void jtsc_pull_unhealthy_test(struct kunit *test)
-{
-	u8 *buf = kunit_kmalloc(test, 32, GFP_KERNEL);
-	unsigned int i, errors = 0;
-	struct jtsc_fake *f;
-	struct jtsc_rng *rng;
-	u64 before;
-	int ret = 0;
-
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, buf);
-	f = jtsc_fake_start(test, JTSC_FAKE_FINE, JTSC_DATA_GOOD,
-			    JTSC_DATA_GOOD);
-	rng = jtsc_test_rng(test, JTSC_COLLECT_SPEC);
-	KUNIT_ASSERT_GT(test, jtsc_rng_pull(rng, buf, 32), 0);
-
-	f->spec = JTSC_DATA_STUCK;
-	for (i = 0; i < 64 && ret != -EFAULT; i++) {
-		before = jtsc_test_credited(rng);
-		memset(buf, JTSC_TEST_CANARY, 32);
-		ret = jtsc_rng_pull(rng, buf, 32);
-		if (ret > 0 && !errors) {
-			KUNIT_EXPECT_EQ(test, jtsc_test_credited(rng),
-					before + ret);
-			continue;
-		}
-		errors++;
-		KUNIT_EXPECT_LT_MSG(test, ret, 0, "stuck source, pull %u", i);
-		KUNIT_EXPECT_EQ_MSG(test, jtsc_test_credited(rng), before,
-				    "stuck source, pull %u credited", i);
-		KUNIT_EXPECT_TRUE_MSG(test,
-				      jtsc_test_no_data(buf, 32),
-				      "pull %u returned %d and data", i, ret);
-	}
-	KUNIT_EXPECT_EQ(test, ret, -EFAULT);
-	KUNIT_EXPECT_TRUE(test, rng->failed);
-
-	/* The source heals; the instance stays dead. */
-	f->spec = JTSC_DATA_GOOD;
-	for (i = 0; i < 4; i++) {
-		before = jtsc_test_credited(rng);
-		memset(buf, JTSC_TEST_CANARY, 32);
-		KUNIT_EXPECT_LT(test, jtsc_rng_pull(rng, buf, 32), 0);
-		KUNIT_EXPECT_EQ(test, jtsc_test_credited(rng), before);
-		KUNIT_EXPECT_TRUE(test,
-				  jtsc_test_all(buf, 32, JTSC_TEST_CANARY));
-	}
-}
-
-/*
- * jitter_tsc_pull(), as random.c calls it, draws on the registered
- * instance: it hands out credited, healthy data or an error, never a
- * credit without data.
- */
-static void jtsc_pull_global_test(struct kunit *test)
-{
-	u64 *buf = kunit_kmalloc_array(test, 32, sizeof(*buf), GFP_KERNEL);
-	int ret;
-
-	if (!IS_BUILTIN(CONFIG_CRYPTO_JITTER_TSC))
-		kunit_skip(test, "jitter_tsc is a module: random.c cannot pull");
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, buf);
-	memset(buf, JTSC_TEST_CANARY, 32 * sizeof(*buf));
-	ret = jitter_tsc_pull(buf, 32 * sizeof(*buf));
-	KUNIT_EXPECT_GT(test, ret, 0);
-	KUNIT_EXPECT_LE(test, ret, 32 * 64);
-	KUNIT_EXPECT_FALSE(test, jtsc_test_all((u8 *)buf, 32 * sizeof(*buf),
-					       JTSC_TEST_CANARY));
-	KUNIT_EXPECT_EQ(test, jitter_tsc_pull(buf, 7), -EINVAL);
-	KUNIT_EXPECT_EQ(test, jitter_tsc_pull(buf, 33 * sizeof(*buf)), -EINVAL);
-}
-
-/* ---- Crypto API -------------------------------------------------------- */
-
-/*
  * The registered algorithm: its driver, two reads that differ, and 16 KiB
- * without a repeated 64-bit word (1 MiB takes minutes under emulation).
+ * without a repeated 64-bit word.
  */
 static void jtsc_crypto_alloc_test(struct kunit *test)
 {
@@ -1996,7 +2873,7 @@ static void jtsc_crypto_free_while_reading_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->same, 0U);
 }
 
-/* ---- Suite ------------------------------------------------------------- */
+/* ---- Suite -------------------------------------------------------------- */
 
 static int jtsc_test_init(struct kunit *test)
 {
@@ -2006,30 +2883,32 @@ static int jtsc_test_init(struct kunit *test)
 
 static struct kunit_case jtsc_test_cases[] = {
 	KUNIT_CASE_PARAM(jtsc_cutoffs_test, jtsc_source_gen_params),
-	KUNIT_CASE_PARAM(jtsc_health_init_test, jtsc_source_gen_params),
-	KUNIT_CASE_PARAM(jtsc_health_stuck_test, jtsc_stuck_gen_params),
-	KUNIT_CASE_PARAM(jtsc_health_rct_test, jtsc_rct_gen_params),
-	KUNIT_CASE_PARAM(jtsc_health_apt_test, jtsc_apt_gen_params),
+	KUNIT_CASE_PARAM(jtsc_params_test, jtsc_source_gen_params),
+	KUNIT_CASE_PARAM(jtsc_constants_test, jtsc_source_gen_params),
+	KUNIT_CASE_PARAM(jtsc_health_startup_test, jtsc_source_gen_params),
+	KUNIT_CASE_PARAM(jtsc_health_history_test, jtsc_source_gen_params),
 	KUNIT_CASE_PARAM(jtsc_health_good_stream_test, jtsc_source_gen_params),
-	KUNIT_CASE(jtsc_health_good_bits_test),
-	KUNIT_CASE_PARAM(jtsc_health_biased_test, jtsc_biased_gen_params),
 	KUNIT_CASE_PARAM(jtsc_health_transition_test, jtsc_source_gen_params),
 	KUNIT_CASE_PARAM(jtsc_health_recovery_test, jtsc_source_gen_params),
-	KUNIT_CASE(jtsc_health_bits_test),
-	KUNIT_CASE_PARAM(jtsc_health_words_test, jtsc_words_gen_params),
+	KUNIT_CASE_PARAM(jtsc_health_cutoff_test, jtsc_cut_gen_params),
+	KUNIT_CASE_PARAM(jtsc_det_health_test, jtsc_det_gen_params),
 	KUNIT_CASE_PARAM(jtsc_lfsr_kat_test, jtsc_lfsr_gen_params),
 	KUNIT_CASE(jtsc_lfsr_every_bit_test),
 	KUNIT_CASE(jtsc_lfsr_split_test),
 	KUNIT_CASE_PARAM(jtsc_counter_check_test, jtsc_counter_gen_params),
 	KUNIT_CASE_PARAM(jtsc_rng_init_test, jtsc_init_gen_params),
+	KUNIT_CASE_PARAM(jtsc_det_startup_test, jtsc_det_gen_params),
+	KUNIT_CASE_PARAM(jtsc_pool_words_test, jtsc_source_gen_params),
+	KUNIT_CASE_PARAM(jtsc_output_model_test, jtsc_source_gen_params),
+	KUNIT_CASE_PARAM(jtsc_rng_healthy_test, jtsc_source_gen_params),
 	KUNIT_CASE_PARAM(jtsc_generate_sizes_test, jtsc_size_gen_params),
-	KUNIT_CASE_PARAM(jtsc_crypto_sizes_test, jtsc_size_gen_params),
-	KUNIT_CASE_SLOW(jtsc_generate_no_repeat_test),
-	KUNIT_CASE(jtsc_generate_intermittent_test),
-	KUNIT_CASE(jtsc_generate_permanent_test),
+	KUNIT_CASE_PARAM(jtsc_det_operation_test, jtsc_det_gen_params),
+	KUNIT_CASE_PARAM(jtsc_straddle_test, jtsc_straddle_gen_params),
+	KUNIT_CASE_PARAM(jtsc_window_release_test, jtsc_gate_gen_params),
+	KUNIT_CASE_PARAM(jtsc_rng_permanent_test, jtsc_source_gen_params),
 	KUNIT_CASE_PARAM(jtsc_pull_test, jtsc_pull_gen_params),
-	KUNIT_CASE(jtsc_pull_unhealthy_test),
 	KUNIT_CASE(jtsc_pull_global_test),
+	KUNIT_CASE_PARAM(jtsc_crypto_sizes_test, jtsc_size_gen_params),
 	KUNIT_CASE(jtsc_crypto_alloc_test),
 	KUNIT_CASE(jtsc_crypto_threads_test),
 	KUNIT_CASE(jtsc_crypto_free_while_reading_test),
