@@ -22,10 +22,10 @@ cpu=$(host_cpu)
 
 # summary FILE: one line from health-host's output
 summary() {
-	awk '$1=="intermittent"{i=$2} $1=="permanent"{p=$2} $1=="samples"{n=$2}
+	awk '$1=="intermittent"{i=$2} $1=="permanent"{p=$2} $1=="samples"{n=$2} $1=="credit_256ths"{cr=$2}
 		$1=="largest"{c[$2]=$3 "/" $5; if ($7 != "") { k=$7; gsub(/[^0-9]/, "", k); c[$2]=c[$2] (k ? " (lag " k ")" : " (stuck)") }}
-		END{printf "%s intermittent, %s permanent in %s samples; largest count/cutoff: RCT run %s, APT %s, predictor run %s, predictor hits %s\n",
-			i, p, n, c["rct_run"], c["apt_count"], c["predictor_run"], c["predictor_hits"]}' "$1"
+		END{printf "%s intermittent, %s permanent in %s samples at credit %s/256; largest count/cutoff: RCT run %s, APT %s, predictor run %s, predictor hits %s\n",
+			i, p, n, cr, c["rct_run"], c["apt_count"], c["predictor_run"], c["predictor_hits"]}' "$1"
 }
 
 trap 'load_stop' EXIT INT TERM
