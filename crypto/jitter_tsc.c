@@ -102,29 +102,31 @@ enum {
 	/*
 	 * Speculative collector: credit per raw sample. The SP 800-90B
 	 * non-IID estimators (NIST's semantics, checked against its
-	 * reference output) gave at least 2.83 bit of min-entropy per
+	 * reference output) gave at least 1.57 bit of min-entropy per
 	 * sample on a quiet host (AMD EPYC, in a VM), 2.01 with both of its
-	 * cores busy and 2.88 in a QEMU TCG guest, 10^6 samples a run
+	 * cores busy and 2.76 in a QEMU TCG guest, 10^6 samples a run
 	 * (Documentation/crypto/jitter_tsc.rst has every run). We credit
-	 * 230/256 = 0.898 bit, under half of the lowest (2.24x).
+	 * 180/256 = 0.703 bit, under half of the lowest (2.23x).
 	 */
-	JTSC_SPEC_CREDIT = 230,
+	JTSC_SPEC_CREDIT = 180,
 
 	/*
 	 * Timer collector: credit per raw sample. Its passes vary little
-	 * when nothing else runs: at least 0.151 bit per sample in a
-	 * user-space analogue on the quiet host, 0.127 with both cores
-	 * busy, 0.168 in a QEMU TCG guest. We credit 14/256 = 0.0547 bit,
-	 * under half of the lowest (2.32x). At so low a credit the APT
-	 * cannot fail (its cutoffs exceed the window); the RCT and the
-	 * determinism test still refuse a counter without jitter.
+	 * when nothing else runs, as try_to_generate_entropy() assumes in
+	 * crediting only timer expiries: at least 0.085 bit per sample in
+	 * a user-space analogue on the quiet host, 0.078 with both cores
+	 * busy, 0.032 in a QEMU TCG guest. We credit 4/256 = 0.0156 bit,
+	 * under half of the lowest (2.07x). At so low a credit the APT and
+	 * the predictors' window counts cannot fail permanently (their
+	 * cutoffs exceed the window); the RCT and the predictors' runs
+	 * still refuse a counter without jitter.
 	 */
-	JTSC_TIMER_CREDIT = 14,
+	JTSC_TIMER_CREDIT = 4,
 
 	/*
 	 * Raw samples folded into one pool word, so that a word carries at
 	 * most 32 credited bits, half of what it can hold: 32 speculative
-	 * samples (28.75 bits) or 512 timer samples (28 bits).
+	 * samples (22.5 bits) or 512 timer samples (8 bits).
 	 */
 	JTSC_SPEC_SAMPLES_PER_WORD = 32,
 	JTSC_TIMER_SAMPLES_PER_WORD = 512,
@@ -136,19 +138,22 @@ enum {
 	/*
 	 * The determinism test counts the hits of each predictor over a
 	 * window of 4096 samples, eight APT windows: long enough that a
-	 * predictor that is always right reaches the permanent cutoff
-	 * within one window at both credits above (4096 hits against 2494
-	 * and 4043), while one that is right as often as a healthy source
-	 * allows does not.
+	 * speculative predictor that is always right reaches the permanent
+	 * cutoff within one window (4096 hits against 2803), while one that
+	 * is right as often as a healthy source allows does not. At the
+	 * timer's credit only the intermittent one is in reach (4089).
 	 */
 	JTSC_PRED_WINDOW = 4096,
 
 	/*
 	 * SP 800-90B 4.3 (9): the startup test covers at least 1024
-	 * samples; ours covers a whole predictor window, so that a periodic
-	 * counter is refused before any output.
+	 * samples; ours covers two predictor windows, so that a
+	 * deterministic stream that begins anywhere in the first is refused
+	 * before any output, even at the timer's credit, where a run of
+	 * hits needs up to JTSC_TIMER_RUN_CUTOFF samples after its first
+	 * JTSC_MAX_LAG to fail.
 	 */
-	JTSC_STARTUP_SAMPLES = JTSC_PRED_WINDOW,
+	JTSC_STARTUP_SAMPLES = 2 * JTSC_PRED_WINDOW,
 
 	/*
 	 * SP 800-90B 4.4.1, Repetition Count Test, alpha = 2^-30 for an
@@ -183,17 +188,17 @@ enum {
 	 * whose binomial CDF reaches 1 - alpha. The binomial quantile has no
 	 * closed form; these values are computed exactly by
 	 * harness/measure/check-cutoffs.py, which make check runs.
-	 * Speculative: H = 0.898, p = 2^-H = 0.5366; timer: H = 0.0547,
-	 * p = 0.9628, where a cutoff of W + 1 means the test cannot fail.
+	 * Speculative: H = 0.703, p = 2^-H = 0.6139; timer: H = 0.0156,
+	 * p = 0.9892, where a cutoff of W + 1 means the test cannot fail.
 	 */
-	JTSC_SPEC_APT_CUTOFF = 343,		/* W = 512, alpha = 2^-30 */
-	JTSC_SPEC_APT_PERM_CUTOFF = 372,	/* W = 512, alpha = 2^-60 */
-	JTSC_SPEC_HITS_CUTOFF = 2413,		/* W = 4096, alpha = 2^-37 */
-	JTSC_SPEC_HITS_PERM_CUTOFF = 2494,	/* W = 4096, alpha = 2^-67 */
+	JTSC_SPEC_APT_CUTOFF = 380,		/* W = 512, alpha = 2^-30 */
+	JTSC_SPEC_APT_PERM_CUTOFF = 408,	/* W = 512, alpha = 2^-60 */
+	JTSC_SPEC_HITS_CUTOFF = 2725,		/* W = 4096, alpha = 2^-37 */
+	JTSC_SPEC_HITS_PERM_CUTOFF = 2803,	/* W = 4096, alpha = 2^-67 */
 	JTSC_TIMER_APT_CUTOFF = 513,		/* W = 512, alpha = 2^-30 */
 	JTSC_TIMER_APT_PERM_CUTOFF = 513,	/* W = 512, alpha = 2^-60 */
-	JTSC_TIMER_HITS_CUTOFF = 4019,		/* W = 4096, alpha = 2^-37 */
-	JTSC_TIMER_HITS_PERM_CUTOFF = 4043,	/* W = 4096, alpha = 2^-67 */
+	JTSC_TIMER_HITS_CUTOFF = 4089,		/* W = 4096, alpha = 2^-37 */
+	JTSC_TIMER_HITS_PERM_CUTOFF = 4097,	/* W = 4096, alpha = 2^-67 */
 
 	/*
 	 * Intermittent failures without a passed startup test in between
@@ -245,28 +250,32 @@ static_assert(JTSC_SPEC_SAMPLES_PER_WORD % sizeof(u64) == 0);
 static_assert(JTSC_TIMER_SAMPLES_PER_WORD % sizeof(u64) == 0);
 /*
  * ...the window cutoffs are at most one past their window (then that test
- * cannot fail at that credit) and the predictors' can be reached, so that
- * a predictor that is always right fails within one window...
+ * cannot fail at that credit), and an always-right predictor reaches at
+ * least the intermittent window cutoff...
  */
 static_assert(JTSC_SPEC_APT_PERM_CUTOFF <= JTSC_APT_WINDOW + 1);
 static_assert(JTSC_TIMER_APT_PERM_CUTOFF <= JTSC_APT_WINDOW + 1);
 static_assert(JTSC_SPEC_HITS_PERM_CUTOFF <= JTSC_PRED_WINDOW);
-static_assert(JTSC_TIMER_HITS_PERM_CUTOFF <= JTSC_PRED_WINDOW);
+static_assert(JTSC_TIMER_HITS_CUTOFF <= JTSC_PRED_WINDOW);
+static_assert(JTSC_TIMER_HITS_PERM_CUTOFF <= JTSC_PRED_WINDOW + 1);
 static_assert(JTSC_SPEC_RUN_PERM_CUTOFF <= U16_MAX);
 static_assert(JTSC_TIMER_RUN_PERM_CUTOFF <= U16_MAX);
 /*
  * ...and a block or a pull, a predictor window of pending words and the
- * words a run holds back fit in the pool together.
+ * words held back at its end (a run and the last JTSC_MAX_LAG samples, see
+ * jtsc_release()) fit in the pool together.
  */
 static_assert(MAX(DIV_ROUND_UP(JTSC_BLOCK_CREDIT, JTSC_SPEC_CREDIT * JTSC_SPEC_SAMPLES_PER_WORD),
 		  JTSC_PULL_MAX_WORDS) + JTSC_PRED_WINDOW / JTSC_SPEC_SAMPLES_PER_WORD +
-	      DIV_ROUND_UP(JTSC_SPEC_RUN_PERM_CUTOFF, JTSC_SPEC_SAMPLES_PER_WORD) <=
+	      DIV_ROUND_UP(JTSC_SPEC_RUN_PERM_CUTOFF + JTSC_MAX_LAG, JTSC_SPEC_SAMPLES_PER_WORD) <=
 	      JTSC_POOL_WORDS);
 static_assert(MAX(DIV_ROUND_UP(JTSC_BLOCK_CREDIT, JTSC_TIMER_CREDIT * JTSC_TIMER_SAMPLES_PER_WORD),
 		  JTSC_PULL_MAX_WORDS) + JTSC_PRED_WINDOW / JTSC_TIMER_SAMPLES_PER_WORD +
-	      DIV_ROUND_UP(JTSC_TIMER_RUN_PERM_CUTOFF, JTSC_TIMER_SAMPLES_PER_WORD) <=
+	      DIV_ROUND_UP(JTSC_TIMER_RUN_PERM_CUTOFF + JTSC_MAX_LAG, JTSC_TIMER_SAMPLES_PER_WORD) <=
 	      JTSC_POOL_WORDS);
 static_assert(JTSC_PRED_WINDOW % JTSC_APT_WINDOW == 0);
+static_assert(JTSC_PRED_WINDOW + JTSC_MAX_LAG + JTSC_SPEC_RUN_CUTOFF <= JTSC_STARTUP_SAMPLES);
+static_assert(JTSC_PRED_WINDOW + JTSC_MAX_LAG + JTSC_TIMER_RUN_CUTOFF <= JTSC_STARTUP_SAMPLES);
 static_assert(JTSC_PRED_WINDOW % JTSC_BATCH == 0);
 static_assert(JTSC_PRED_WINDOW <= U16_MAX);
 static_assert((JTSC_MAX_LAG & (JTSC_MAX_LAG - 1)) == 0);

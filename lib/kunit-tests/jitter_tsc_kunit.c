@@ -57,7 +57,7 @@
 #define JTSC_TEST_ENTROPY_SHIFT		8	/* credits count 1/256 bit */
 #define JTSC_TEST_APT_WINDOW		512
 #define JTSC_TEST_PRED_WINDOW		4096
-#define JTSC_TEST_STARTUP		4096	/* samples of the startup test */
+#define JTSC_TEST_STARTUP		8192	/* samples of the startup test */
 #define JTSC_TEST_MAX_INTERMITTENT	3
 #define JTSC_TEST_ALPHA_LOG2		30
 #define JTSC_TEST_PERM_ALPHA_LOG2	60
@@ -182,12 +182,14 @@ struct jtsc_binom_ref {
 
 static const struct jtsc_binom_ref jtsc_binom_refs[] = {
 /* BEGIN apt-cutoffs.py output */
+	{ 4, 512, 30, 60, 513, 513 },
 	{ 14, 512, 30, 60, 513, 513 },
 	{ 32, 512, 30, 60, 502, 512 },
 	{ 64, 512, 30, 60, 477, 494 },
 	{ 96, 512, 30, 60, 449, 471 },
 	{ 128, 512, 30, 60, 422, 447 },
 	{ 160, 512, 30, 60, 396, 423 },
+	{ 180, 512, 30, 60, 380, 408 },
 	{ 192, 512, 30, 60, 371, 399 },
 	{ 230, 512, 30, 60, 343, 372 },
 	{ 256, 512, 30, 60, 325, 355 },
@@ -195,12 +197,14 @@ static const struct jtsc_binom_ref jtsc_binom_refs[] = {
 	{ 512, 512, 30, 60, 190, 220 },
 	{ 768, 512, 30, 60, 114, 139 },
 	{ 1024, 512, 30, 60, 71, 91 },
+	{ 4, 4096, 37, 67, 4089, 4097 },
 	{ 14, 4096, 37, 67, 4019, 4043 },
 	{ 32, 4096, 37, 67, 3870, 3909 },
 	{ 64, 4096, 37, 67, 3598, 3653 },
 	{ 96, 4096, 37, 67, 3337, 3401 },
 	{ 128, 4096, 37, 67, 3091, 3162 },
 	{ 160, 4096, 37, 67, 2861, 2936 },
+	{ 180, 4096, 37, 67, 2725, 2803 },
 	{ 192, 4096, 37, 67, 2647, 2726 },
 	{ 230, 4096, 37, 67, 2413, 2494 },
 	{ 256, 4096, 37, 67, 2265, 2346 },
@@ -284,7 +288,8 @@ static void jtsc_cutoffs_test(struct kunit *test)
 	KUNIT_EXPECT_LT(test, p->run_cutoff, p->run_perm_cutoff);
 	KUNIT_EXPECT_LE(test, p->run_perm_cutoff, U16_MAX);
 	KUNIT_EXPECT_LT(test, p->hits_cutoff, p->hits_perm_cutoff);
-	KUNIT_EXPECT_LE(test, p->hits_perm_cutoff, JTSC_TEST_PRED_WINDOW);
+	KUNIT_EXPECT_LE(test, p->hits_cutoff, JTSC_TEST_PRED_WINDOW);
+	KUNIT_EXPECT_LE(test, p->hits_perm_cutoff, JTSC_TEST_PRED_WINDOW + 1);
 }
 
 /*
@@ -892,7 +897,9 @@ static const struct jtsc_cut_case jtsc_cut_cases[] = {
 KUNIT_ARRAY_PARAM_DESC(jtsc_cut, jtsc_cut_cases, desc);
 
 /* Samples of a cutoff stream: three predictor windows. */
-#define JTSC_TEST_CUT_SAMPLES	(3 * JTSC_TEST_PRED_WINDOW)
+#define JTSC_TEST_CUT_SAMPLES	(JTSC_TEST_STARTUP + 2 * JTSC_TEST_PRED_WINDOW)
+/* Where the planned streams start doing what they plan: after startup. */
+#define JTSC_TEST_PLAN_AT	JTSC_TEST_STARTUP
 
 /*
  * Marks the planned hits of @c, whose count is to reach @target, in @hit;
@@ -907,8 +914,8 @@ static unsigned int jtsc_test_plan(const struct jtsc_cut_case *c,
 	case JTSC_COUNT_RCT:
 	case JTSC_COUNT_RUN:
 		/* After the first window, or across the end of the second. */
-		start = c->across ? 2 * JTSC_TEST_PRED_WINDOW - target / 2 :
-				    JTSC_TEST_PRED_WINDOW + 1000;
+		start = c->across ? JTSC_TEST_PLAN_AT + JTSC_TEST_PRED_WINDOW - target / 2 :
+				    JTSC_TEST_PLAN_AT + 1000;
 		/* An RCT run is a miss and target - 1 lag-1 hits. */
 		if (c->count == JTSC_COUNT_RCT)
 			bitmap_set(hit, start + 1, target - 1);
@@ -918,7 +925,7 @@ static unsigned int jtsc_test_plan(const struct jtsc_cut_case *c,
 	case JTSC_COUNT_APT:
 		/* The reference opens the window; target - 1 copies follow. */
 		for (w = 0; w < windows; w++) {
-			start = JTSC_TEST_PRED_WINDOW + (2 + w) * JTSC_TEST_APT_WINDOW;
+			start = JTSC_TEST_PLAN_AT + (2 + w) * JTSC_TEST_APT_WINDOW;
 			for (j = 1; j < JTSC_TEST_APT_WINDOW; j++)
 				if ((j - 1) * (target - 1) % (JTSC_TEST_APT_WINDOW - 1) <
 				    target - 1)
@@ -926,9 +933,9 @@ static unsigned int jtsc_test_plan(const struct jtsc_cut_case *c,
 		}
 		return 0;
 	case JTSC_COUNT_HITS:
-		/* Spread evenly over the second window, and the third. */
+		/* Spread evenly over the first window after startup, and the next. */
 		for (w = 0; w < windows; w++) {
-			start = (1 + w) * JTSC_TEST_PRED_WINDOW;
+			start = JTSC_TEST_PLAN_AT + w * JTSC_TEST_PRED_WINDOW;
 			for (j = 0; j < JTSC_TEST_PRED_WINDOW; j++)
 				if (j * target % JTSC_TEST_PRED_WINDOW < target)
 					__set_bit(start + j, hit);
@@ -1066,6 +1073,12 @@ static void jtsc_health_cutoff_test(struct kunit *test)
 
 		jtsc_test_cutoffs_of(p, c->count, &cutoff, &perm);
 		target = (c->perm ? perm : cutoff) + c->offset;
+		/* A predictor window holds at most W hits of one predictor. */
+		if (c->count == JTSC_COUNT_HITS && target > JTSC_TEST_PRED_WINDOW) {
+			kunit_info(test, "%s: hits target %u beyond the window: it cannot fail\n",
+				   p->name, target);
+			continue;
+		}
 		/* An APT window holds at most W references. */
 		if (c->count == JTSC_COUNT_APT && target > JTSC_TEST_APT_WINDOW) {
 			if (cutoff > JTSC_TEST_APT_WINDOW)
