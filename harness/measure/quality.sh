@@ -10,8 +10,8 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 out=$top/out/measure; mkdir -p "$out"
 for p in rngtest:rng-tools5 dieharder:dieharder; do
-	command -v "${p%%:*}" >/dev/null || apt-get install -y -q "${p#*:}" >/dev/null ||
-		{ apt-get update -q >/dev/null && apt-get install -y -q "${p#*:}" >/dev/null; }
+	command -v "${p%%:*}" >/dev/null || apt-get install -y -q "${p#*:}" >/dev/null 2>&1 ||
+		{ apt-get update -q >/dev/null 2>&1 && apt-get install -y -q "${p#*:}" >/dev/null 2>&1; }
 done
 file=${1:-}
 if [ -z "$file" ]; then
