@@ -244,11 +244,15 @@ est() { r "$1.h_min_lowest" | sed -n 's/^[^ ]* ([^,]*, \(.*\); .*/\1/p' | sed 's
 printf '%-34s %17s %19s %9s %8s %7s\n' "Raw samples (1 byte: low byte of" "ns/sample" "lowest H_min" "credit" "credited" "safety"
 printf '%-34s %8s %8s %9s %9s %9s %8s %7s\n' "  a counter delta per pass)" quiet loaded quiet loaded "bits" "bits/us" ""
 echo "  speculative, host CPU"
-for v in popcount $SPEC_VARIANT_ORDERS; do
+# the variants and the kernel's own loop, by buffer size
+for v in popcount $(printf '%s\n' $SPEC_VARIANT_ORDERS "$(spec_order)" | sort -nu); do
+	if [ "$v" = "$(spec_order)" ]; then
+		rawrow "    $(spec_variant_label "$v") (the kernel's)" host.spec host_loaded.spec "$sc"
+		continue
+	fi
 	k=$(spec_variant_name "$v")
 	rawrow "    $(spec_variant_label "$v")" "explore.$k.quiet" "explore.$k.loaded" ""
 done
-rawrow "    $(spec_variant_label "$(spec_order)") (the kernel's)" host.spec host_loaded.spec "$sc"
 rawrow "  speculative, TCG guest kernel" guest.spec "" "$sc"
 rawrow "  timer, host (analogue)" host.timer host_loaded.timer "$tc"
 rawrow "  timer, TCG guest kernel" guest.timer "" "$tc"
@@ -271,13 +275,20 @@ echo "  Machine code of the speculative loop (loop-check.sh: rdtsc, call __sw_hw
 echo "  store of one byte, rdtsc): $loops."
 # the health tests over recorded samples (false-alarms.sh) and boots (soak.sh)
 fa() { r "$1.false_alarms" | awk '{ n = $6; if (n ~ /^10*$/) n = "10^" length(n) - 1
-	c = ""; if (match($0, /credit [0-9]+\/256/)) c = ", " substr($0, RSTART, RLENGTH)
-	if ($1 != "") printf "%s/%s of %s%s", $1, $3, n, c; else printf "n/a" }'; }
-[ -z "$(fa host.spec)$(fa guest.timer)" ] || {
-	echo "  Health-test failures, intermittent/permanent (false-alarms.sh): speculative, host"
-	echo "  $(fa host.spec) quiet, $(fa host_loaded.spec) loaded, guest $(fa guest.spec);"
-	echo "  timer, host $(fa host.timer) quiet, $(fa host_loaded.timer) loaded, guest $(fa guest.timer)."; }
-[ -z "$(r guest.soak)" ] || echo "  Soak (soak.sh): $(r guest.soak | sed 's/; [0-9]* raw samples health tested//; s/ ([0-9-]*, the guest.*//; s/ ([0-9-]*, bzImage.*//')."
+	if ($1 != "") printf "%s/%s of %s", $1, $3, n; else printf "n/a" }'; }
+fcr() { r "$1.false_alarms" | sed -n 's/.* at credit \([0-9]*\/256\).*/\1/p'; }
+if [ -n "$(fa host.spec)$(fa guest.timer)" ]; then
+	printf '  %-40s %12s %12s %12s %8s\n' "Health-test failures, intermittent/permanent" "host quiet" "host loaded" "TCG guest" "credit"
+	printf '  %-40s %12s %12s %12s %8s\n' "  (false-alarms.sh), speculative" "$(fa host.spec)" "$(fa host_loaded.spec)" \
+		"$(fa guest.spec)" "$(fcr host.spec)"
+	printf '  %-40s %12s %12s %12s %8s\n' "  timer" "$(fa host.timer)" "$(fa host_loaded.timer)" \
+		"$(fa guest.timer)" "$(fcr guest.timer)"
+fi
+soak=$(r guest.soak | sed 's/; [0-9]* raw samples health tested//; s/ ([0-9-]*, the guest.*//; s/ ([0-9-]*, bzImage.*//; s/jitter_tsc: //g')
+if [ -n "$soak" ]; then
+	echo "  Soak (soak.sh, TCG guest boots): ${soak%% (*}."
+	[ "${soak#* (}" = "$soak" ] || echo "    (${soak#* (}"
+fi
 echo "  Ceiling = 1e9 / (ns per raw sample x raw samples per output bit x 8) bytes/s, with"
 echo "  raw samples per output bit = ${oversample:-?} (credited bits per output bit) / credit;"
 echo "  at the debugfs read rates above: spec $(fmt "$ceil_spec") B/s, timer $(fmt "$ceil_timer") B/s."
