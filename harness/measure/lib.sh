@@ -8,8 +8,9 @@ CFLAGS_TOOLS="-O2 -Wall -Wextra -Werror"
 HDR=$top/arch/x86/include/asm/tsc_jitter.h
 BASE_SRC=$top/build/base/linux-source-6.12	# the pristine base (make tree)
 # Buffer orders of the speculative loop's variants beside the kernel's own
-# (TSC_JITTER_MEM_ORDER of the header): 16 KiB, 256 KiB, 2 MiB.
-SPEC_VARIANT_ORDERS=${SPEC_VARIANT_ORDERS:-14 18 21}
+# (TSC_JITTER_MEM_ORDER of the header): 16 KiB, 256 KiB, 2 MiB, and 16 and
+# 32 MiB, past the 8 MiB L3 that the host's vCPUs may share with others.
+SPEC_VARIANT_ORDERS=${SPEC_VARIANT_ORDERS:-14 18 21 24 25}
 
 # spec_variant_name ORDER|popcount / spec_variant_label ...: a variant's key
 # in the results (popcount, buf16k, buf2m, ...) and its name in tables
