@@ -11,7 +11,8 @@
  * and enums come from include/crypto/internal/jitter_tsc.h itself. What they
  * need from the kernel is supplied here (u8..u64, likely/unlikely, max/max_t/MAX,
  * DIV_ROUND_UP, static_assert, VISIBLE_IF_KUNIT and EXPORT_SYMBOL_IF_KUNIT as
- * in a KUnit build, SHA256_DIGEST_SIZE, U16_MAX, ARRAY_SIZE, BIT_ULL, __ffs64)
+ * in a KUnit build, SHA256_DIGEST_SIZE, U16_MAX, ARRAY_SIZE, BIT_ULL, __ffs64,
+ * get_unaligned_le64)
  * and by stand-ins for <linux/mutex.h>, <linux/types.h> and <linux/errno.h>
  * in build/measure/shim (the last two pass on to the system's uapi headers).
  *
@@ -74,6 +75,15 @@ typedef uint64_t u64;
 static inline u64 rdtsc(void)
 {
 	return __rdtsc();
+}
+
+/* <linux/unaligned.h>, on little-endian x86 */
+static inline u64 get_unaligned_le64(const void *p)
+{
+	u64 v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
 }
 
 extern unsigned long __sw_hweight64(u64 w);	/* arch/x86/lib/hweight.S */
