@@ -41,7 +41,7 @@ fi
 build_tools
 
 # ---- 1. host CPU: the collector loops in user space
-hv=none mins=5; [ "${BENCH_VARIANTS:-0}" = 1 ] && hv= mins=13
+hv=none mins=5; [ "${BENCH_VARIANTS:-0}" = 1 ] && hv='' mins=13
 step "host: collector loops on $(host_cpu), quiet and loaded (about $mins minutes)"
 HOST_SPEC_RUNS=1 HOST_VARIANT_RUNS=1 HOST_VARIANTS=$hv "$top/harness/measure/host.sh" > "$out/host.log" 2>&1 ||
 	{ cat "$out/host.log"; exit 1; }

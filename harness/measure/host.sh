@@ -62,7 +62,7 @@ collect() {
 for c in $conds; do
 	# quiet: ours is one CPU-bound thread, half of the 2 CPUs; more means
 	# other work came in meanwhile: take the runs again (three tries)
-	for try in 1 2 3; do
+	for _ in 1 2 3; do
 		collect "$c"
 		[ "$c" = loaded ] || [ "$(cat "$d/$c.busy")" -le 60 ] 2>/dev/null && break
 		echo "host: $c: the CPUs were $(cat "$d/$c.busy")% busy while sampling; once more"
@@ -82,7 +82,7 @@ done
 
 # record PREFIX COND WHAT: the runs COND-WHAT-* as PREFIX.*
 record() {
-	rp=$1 best= runs= k=0
+	rp=$1 best='' runs='' k=0
 	for f in "$d/$2-$3"-*.ea; do
 		[ -e "$f" ] || continue	# no such runs
 		f=${f%.ea}; k=$((k + 1))

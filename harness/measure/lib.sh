@@ -1,5 +1,6 @@
 # lib.sh - shared helpers of the measurement scripts (sourced, not run):
 # build the measurement tools into build/measure and edit harness/measure/results.
+# shellcheck shell=sh disable=SC2034 # sourced: its variables are for the scripts
 top=${top:-$(cd "$(dirname "$0")/../.." && pwd)}
 M=$top/build/measure
 RESULTS=${RESULTS:-$top/harness/measure/results}	# tests may point it elsewhere

@@ -37,7 +37,7 @@ for i in $(seq 1 "$n"); do
 	fi
 	jtsc_load "$log"
 	st=$(jv crypto.jitter_tsc.selftest)
-	fails= s=0
+	fails='' s=0
 	for c in speculative timer; do
 		fails="$fails${fails:+, }$c $(jv "stat.$c.intermittent_failures")/$(jv "stat.$c.permanent_failures")"
 		[ "$(jv "stat.$c.intermittent_failures")" = 0 ] && [ "$(jv "stat.$c.permanent_failures")" = 0 ] ||
