@@ -51,7 +51,9 @@
 #include <crypto/sha2.h>
 #include <kunit/static_stub.h>
 #include <kunit/visibility.h>
+#include <linux/async.h>
 #include <linux/bitrev.h>
+#include <linux/completion.h>
 #include <linux/debugfs.h>
 #include <linux/fips.h>
 #include <linux/gcd.h>
@@ -798,6 +800,28 @@ VISIBLE_IF_KUNIT int jtsc_counter_check(void)
 }
 EXPORT_SYMBOL_IF_KUNIT(jtsc_counter_check);
 
+#ifdef CONFIG_CRYPTO_JITTER_TSC_DEBUGFS
+/*
+ * Fault injection for the boot tests, with the debugfs option only: the
+ * collectors whose bit is set here see a counter that advances by the same
+ * amount on every pass, as one counting instructions would. Whether that
+ * is refused is then up to the health tests alone.
+ */
+static unsigned int stuck;
+/* A plausible delta, at the step of AMD's TSC: the value does not matter. */
+#define JTSC_STUCK_DELTA	40
+module_param(stuck, uint, 0600);
+MODULE_PARM_DESC(stuck, "Debug: collectors (1: speculative, 2: timer) given a constant counter delta");
+
+static void jtsc_inject(struct jtsc_rng *rng, enum jtsc_source src)
+{
+	if (READ_ONCE(stuck) & BIT(src))
+		memset(rng->raw, JTSC_STUCK_DELTA, sizeof(rng->raw));
+}
+#else
+static inline void jtsc_inject(struct jtsc_rng *rng, enum jtsc_source src) { }
+#endif
+
 /*
  * One call of @src's collector for @rng: JTSC_BATCH raw samples into
  * @rng->raw, counting them and, with the debugfs option, the time spent
@@ -812,6 +836,7 @@ static int jtsc_collect_counted(struct jtsc_rng *rng, enum jtsc_source src)
 
 	if (ret)
 		return ret;
+	jtsc_inject(rng, src);
 	rng->stats[src].samples += JTSC_BATCH;
 	if (timed)
 		rng->stats[src].collect_ns += local_clock() - t0;
@@ -1053,8 +1078,9 @@ EXPORT_SYMBOL_IF_KUNIT(jtsc_rng_generate);
  * @len: bytes wanted, a multiple of 8, at most JITTER_TSC_PULL_MAX
  *
  * Context: Process context; sleeps.
- * Return: the entropy credited to the data stored in @buf, in 1/256 bit,
- * or -EINVAL, -EAGAIN or -EFAULT as for jtsc_rng_generate(), in which case
+ * Return: the entropy credited to the data stored in @buf, in 1/256 bit;
+ * or -EINVAL, -EINTR if a signal arrived while another reader held the
+ * instance, -EAGAIN or -EFAULT as for jtsc_rng_generate(), in which case
  * nothing is stored.
  */
 VISIBLE_IF_KUNIT int jtsc_rng_pull(struct jtsc_rng *rng, void *buf, size_t len)
@@ -1065,7 +1091,9 @@ VISIBLE_IF_KUNIT int jtsc_rng_pull(struct jtsc_rng *rng, void *buf, size_t len)
 	if (!words || len % sizeof(u64) || words > JTSC_PULL_MAX_WORDS)
 		return -EINVAL;
 
-	mutex_lock(&rng->lock);
+	/* Like wait_for_random_bytes(), which it serves: a signal ends the wait. */
+	if (mutex_lock_interruptible(&rng->lock))
+		return -EINTR;
 	ret = jtsc_fill(rng, words);
 	if (!ret) {
 		memcpy(buf, rng->pool, len);
@@ -1147,8 +1175,13 @@ EXPORT_SYMBOL_IF_KUNIT(jtsc_rng_destroy);
  *
  *********************************************************************/
 
-/* -EAGAIN until jtsc_mod_init() ran, then 0 or why there is no instance. */
+/*
+ * -EAGAIN until jtsc_mod_init() ran; -EINPROGRESS while jtsc_setup() runs
+ * asynchronously (built in), jtsc_setup_done completing when it is done;
+ * then 0, or why there is no instance.
+ */
 static int jtsc_status = -EAGAIN;
+static DECLARE_COMPLETION(jtsc_setup_done);
 
 static char *collectors = "all";
 module_param(collectors, charp, 0400);
@@ -1165,18 +1198,26 @@ MODULE_PARM_DESC(collectors, "Collectors to try: all (default), spec, timer or n
  * is the input pool's job, and is credited at the per-sample rate, in
  * whole bits rounded down.
  *
- * Context: Process context; sleeps.
+ * Context: Process context; sleeps, until the startup tests are done if
+ * they are under way.
  * Return: the whole bits of entropy credited to @buf, or -EAGAIN if
- * jitter_tsc is not initialised yet or failed intermittently, -ENODEV if it
- * has no collector, -EFAULT if it failed permanently, -EINVAL for a bad @len.
+ * jitter_tsc's initcall has not run yet or it failed intermittently,
+ * -ENODEV if it has no collector, -EFAULT if it failed permanently,
+ * -EINVAL for a bad @len, -EINTR if a signal arrived while waiting.
  */
 int jitter_tsc_pull(void *buf, size_t len)
 {
-	/* Pairs with the release in jtsc_mod_init(): the instance is set up. */
-	int status = smp_load_acquire(&jtsc_status);
+	/* Pairs with the releases in jtsc_mod_init() and jtsc_setup(). */
+	int ret = smp_load_acquire(&jtsc_status);
 
-	int ret = status ?: jtsc_rng_pull(&jtsc_global, buf, len);
-
+	if (ret == -EINPROGRESS) {
+		if (wait_for_completion_interruptible(&jtsc_setup_done))
+			return -EINTR;
+		/* Pairs with the release in jtsc_setup(). */
+		ret = smp_load_acquire(&jtsc_status);
+	}
+	if (!ret)
+		ret = jtsc_rng_pull(&jtsc_global, buf, len);
 	return ret < 0 ? ret : ret >> JTSC_ENTROPY_SHIFT;
 }
 #endif
@@ -1330,7 +1371,8 @@ static unsigned int __init jtsc_parse_collectors(void)
 	return JTSC_COLLECT_ALL;
 }
 
-static int __init jtsc_mod_init(void)
+/* Verify the collectors, then register: the instance is published last. */
+static int __init jtsc_setup(void)
 {
 	int ret;
 
@@ -1339,16 +1381,40 @@ static int __init jtsc_mod_init(void)
 		ret = crypto_register_rng(&jtsc_alg);
 	if (ret) {
 		jtsc_rng_destroy(&jtsc_global);
-		WRITE_ONCE(jtsc_status, ret);
 		pr_info("not registering: %s\n",
 			ret == -ENODEV ? "no usable collector" : "crypto API error");
-		return ret;
+	} else {
+		jtsc_debugfs_init();
+		pr_info("ready, drawing on the %s collector at %u/256 bit per raw sample\n",
+			jtsc_params[jtsc_global.active].name,
+			jtsc_params[jtsc_global.active].credit);
 	}
-	jtsc_debugfs_init();
-	/* Publish the instance to jitter_tsc_pull() only once it is set up. */
-	smp_store_release(&jtsc_status, 0);
-	pr_info("ready, drawing on the %s collector at %u/256 bit per raw sample\n",
-		jtsc_params[jtsc_global.active].name, jtsc_params[jtsc_global.active].credit);
+	/* The instance is set up: pairs with the acquires in jitter_tsc_pull(). */
+	smp_store_release(&jtsc_status, ret);
+	complete_all(&jtsc_setup_done);
+	return ret;
+}
+
+static void __init jtsc_setup_async(void *data, async_cookie_t cookie)
+{
+	jtsc_setup();
+}
+
+/*
+ * Built in, the startup tests (tens of milliseconds under emulation, for
+ * the 8 MiB buffer and 2 x 8192 samples) run asynchronously, overlapping
+ * the initcalls that follow; the kernel waits for async work before it
+ * starts init, so they are done, and random.c seeded from them, before
+ * user space runs. As a module, loading waits for them and fails if no
+ * collector passed.
+ */
+static int __init jtsc_mod_init(void)
+{
+	if (!IS_BUILTIN(CONFIG_CRYPTO_JITTER_TSC))
+		return jtsc_setup();
+	/* Readers wait for jtsc_setup_done from now on. */
+	smp_store_release(&jtsc_status, -EINPROGRESS);
+	async_schedule(jtsc_setup_async, NULL);
 	return 0;
 }
 
@@ -1359,7 +1425,12 @@ static void __exit jtsc_mod_exit(void)
 	jtsc_rng_destroy(&jtsc_global);
 }
 
-module_init(jtsc_mod_init);
+/*
+ * Built in, this runs at subsys_initcall() like the generic algorithms, so
+ * that random.c can start drawing on it at subsys_initcall_sync(), before
+ * the device initcalls.
+ */
+subsys_initcall(jtsc_mod_init);
 module_exit(jtsc_mod_exit);
 
 MODULE_LICENSE("GPL");
