@@ -1,9 +1,12 @@
 #!/bin/bash
 # bench.sh - `make bench`: the jitter_tsc benchmark, one command, one run.
 # Measures, on this machine (guests run under QEMU TCG):
-#   - time to the first blocking getrandom() at boot and the kernel-log time of
-#     "crng init done", stock path (random.jitter_tsc=off) vs jitter_tsc,
-#     median/min/max of BENCH_BOOTS (default 5) boots each, same kernel;
+#   - time to the first blocking getrandom() at boot and the kernel-log times of
+#     "crng init done" and "Run /init", stock path (random.trust_jitter_tsc=off
+#     jitter_tsc.collectors=none) vs jitter_tsc, median/min/max of BENCH_BOOTS
+#     (default 5) boots each, same kernel; with initcall_debug: jitter_tsc's
+#     initcalls beside jent_mod_init, and how long before the last initcall its
+#     async startup tests and the seeding were done;
 #   - AF_ALG throughput of jitter_tsc, jitterentropy_rng and stdrng, each
 #     guest reading all three, in BENCH_AFALG_GUESTS (default 3) guests;
 #   - raw rate and SP 800-90B min-entropy per raw sample (one byte, the low
@@ -56,20 +59,30 @@ loops=$(sed -n 's/^loop-check: \(guest kernel\|user space\): \(ok\).*/\1 \2/p; s
 : > "$out/boots.txt"
 for i in $(seq 1 "$boots"); do
 	for v in stock jtsc; do
-		extra=; [ $v = stock ] && extra=random.jitter_tsc=off
+		extra=; [ $v = stock ] && extra="random.trust_jitter_tsc=off jitter_tsc.collectors=none"
 		log=$out/boot-$v-$i.log
 		# shellcheck disable=SC2086
 		"$top/harness/guest/boot.sh" "$kernel" "$out/initramfs.cpio" "$log" \
-			jtsc.mode=bench jtsc.algs=stdrng jtsc.bench_ms=10 $extra 2>/dev/null ||
+			jtsc.mode=bench jtsc.algs=stdrng jtsc.bench_ms=10 initcall_debug log_buf_len=1M \
+			$extra 2>/dev/null ||
 			{ echo "bench: boot $v $i failed (log $log)" >&2; continue; }
 		us=$(sed -n 's/.*JTSC getrandom.wait_us=\([0-9]*\).*/\1/p' "$log" | head -1)
 		crng=$(sed -n 's/^\[ *\([0-9.]*\)\] random: crng init done.*/\1/p' "$log" | head -1)
+		# jv-like lookups of the guest's JTSC key=value lines
+		g() { sed -n "s/.*JTSC $1=\([0-9.]*\).*/\1/p" "$log" | head -1; }
+		more="$(g getrandom.ready_at_start) $(g klog.run_init_s) $(g klog.initcall.jtsc_mod_init_us)"
+		more="$more $(g klog.initcall.random_jitter_tsc_init_us) $(g klog.initcall.jent_mod_init_us)"
+		# the async work's end (the later of jitter_tsc's setup and crng init done), ms before the last initcall
+		more="$more $(awk -v a="$(g klog.jitter_tsc_setup_s)" -v c="$crng" -v l="$(g klog.initcalls_done_s)" \
+			'BEGIN{ if (a == "" || l == "") { print "NA"; exit } e = (c != "" && c + 0 > a + 0) ? c : a
+				print (l - e) * 1000 }')"
 		if [ $v = jtsc ] && ! grep -q 'jitter_tsc: ready' "$log"; then
 			step "boot $i/$boots $v: jitter_tsc did not register: $(sed -n 's/^\[[^]]*\] jitter_tsc: //p' "$log" | head -1)"
 			echo "jtsc-unregistered $i ${us:-NA} ${crng:-NA}" >> "$out/boots.txt"
 			continue
 		fi
-		echo "$v $i ${us:-NA} ${crng:-NA}" >> "$out/boots.txt"
+		# shellcheck disable=SC2086 # $more: fields, NA where missing
+		echo "$v $i ${us:-NA} ${crng:-NA} $(for f in $more; do printf '%s ' "${f:-NA}"; done)" >> "$out/boots.txt"
 		step "boot $i/$boots $v: getrandom waited $(awk -v u="${us:-0}" 'BEGIN{printf "%.1f", u/1000}') ms, crng init done at ${crng:-?} s"
 	done
 done
@@ -83,6 +96,15 @@ read -r gs_med gs_min gs_max gs_n <<< "$(stats stock 3 0.001)"
 read -r gj_med gj_min gj_max gj_n <<< "$(stats jtsc 3 0.001)"
 read -r cs_med cs_min cs_max _ <<< "$(stats stock 4 1000)"
 read -r cj_med cj_min cj_max _ <<< "$(stats jtsc 4 1000)"
+read -r rs_med rs_min rs_max _ <<< "$(stats stock 6 1000)"
+read -r rj_med rj_min rj_max _ <<< "$(stats jtsc 6 1000)"
+read -r ij_med ij_min ij_max _ <<< "$(stats jtsc 7 1)"
+read -r sj_med sj_min sj_max _ <<< "$(stats jtsc 8 1)"
+read -r es_med _ _ _ <<< "$(stats stock 9 0.001)"
+read -r ej_med _ _ _ <<< "$(stats jtsc 9 0.001)"
+read -r aj_med aj_min aj_max _ <<< "$(stats jtsc 10 1)"
+ready_s=$(awk '$1=="stock" && $5==1' "$out/boots.txt" | wc -l)
+ready_j=$(awk '$1=="jtsc" && $5==1' "$out/boots.txt" | wc -l)
 
 # ---- 3. AF_ALG throughput: BENCH_AFALG_GUESTS guests (default 3), each
 # reading jitter_tsc, jitterentropy_rng and stdrng in turn. The ratio to
@@ -202,11 +224,26 @@ echo "Guests: QEMU TCG, -cpu qemu64,-rdrand,-rdseed -smp 2, HZ=250, same kernel 
 echo "  ${kernel#"$top"/}, $kver."
 echo "Host: $hcpu."
 echo
-printf '%-44s %22s %22s\n' "Boot (${gs_n:-0} + ${gj_n:-0} boots)" "stock (jitter_tsc=off)" "jitter_tsc"
+printf '%-44s %22s %22s\n' "Boot (${gs_n:-0} + ${gj_n:-0} boots)" "stock path" "jitter_tsc"
 printf '%-44s %22s %22s\n' "blocking getrandom() wait, ms: median" "$gs_med" "$gj_med"
 printf '%-44s %22s %22s\n' "                              min / max" "$gs_min / $gs_max" "$gj_min / $gj_max"
 printf '%-44s %22s %22s\n' "\"crng init done\" in kernel log, ms: median" "$cs_med" "$cj_med"
 printf '%-44s %22s %22s\n' "                              min / max" "$cs_min / $cs_max" "$cj_min / $cj_max"
+printf '%-44s %22s %22s\n' "crng ready when init starts, boots" "$ready_s of ${gs_n:-0}" "$ready_j of ${gj_n:-0}"
+printf '%-44s %22s %22s\n' "\"Run /init\" in kernel log, ms: median" "$rs_med" "$rj_med"
+printf '%-44s %22s %22s\n' "                              min / max" "$rs_min / $rs_max" "$rj_min / $rj_max"
+printf '%-44s %22s %22s\n' "initcall_debug, us: jtsc_mod_init, median" "-" "$ij_med"
+printf '%-44s %22s %22s\n' "                random_jitter_tsc_init" "-" "$sj_med"
+printf '%-44s %22s %22s\n' "  jent_mod_init, same boots, ms: median" "$es_med" "$ej_med"
+printf '%-44s %22s %22s\n' "async startup tests + seeding done, ms" "-" "$aj_med"
+printf '%-44s %22s %22s\n' "  before the last initcall: median (min)" "" "(min $aj_min)"
+echo "  stock path: random.trust_jitter_tsc=off jitter_tsc.collectors=none, same kernel. The"
+echo "  initcalls' times are from their initcall_debug lines' printk timestamps; before"
+echo "  fs_initcall() the kernel's own figure has jiffy (4 ms) steps. The start of init waits"
+echo "  for async work only past the last initcall, so a positive margin means no wait."
+hs=$(r host.spec.ns_per_sample) ht=$(r host.timer.ns_per_sample)
+[ -z "$hs" ] || [ -z "$ht" ] ||
+	echo "  On the host CPU: $(awk -v s="$hs" -v t="$ht" 'BEGIN{printf "%.1f ms of startup and seeding samples ((8192 + 4096) x %.0f ns speculative, 8192 x %.0f ns timer)", ((8192 + 4096) * s + 8192 * t) / 1e6, s, t}'), async."
 un=$(grep -c '^jtsc-unregistered' "$out/boots.txt")
 [ "$un" = 0 ] || echo "  ($un jitter_tsc boot(s) left out: the collector check disabled jitter_tsc, see out/bench/boot-jtsc-*.log)"
 echo

@@ -361,6 +361,47 @@ static void report_crypto(const char *name, const char *crypto)
 }
 
 /*
+ * initcall_debug, for the initcalls the boot cost is about: "calling
+ * jtsc_mod_init+0x0/0x1a0 @ 1" and "initcall jtsc_mod_init+0x0/0x1a0
+ * returned 0 after 2210 usecs". The kernel takes that figure from
+ * ktime_get(), which before fs_initcall() runs on jiffies (4 ms steps at
+ * HZ=250); the time between the two lines' printk timestamps
+ * (local_clock(), the TSC) is the one reported as _us.
+ */
+static const char *const watched_initcalls[] = {
+	"jtsc_mod_init", "jent_mod_init", "random_jitter_tsc_init",
+};
+
+static char last_initcall_s[32];
+
+static void report_initcall(const char *body, const char *ts)
+{
+	static double start[ARRAY_SIZE(watched_initcalls)];
+	int calling = !strncmp(body, "calling  ", 9);
+	const char *fn = body + 9, *after = strstr(body, " after ");
+	size_t len = strcspn(fn, "+ ");
+	unsigned int i;
+
+	/* The last one to return before init: async work is waited for after it. */
+	if (!calling && ts)
+		snprintf(last_initcall_s, sizeof(last_initcall_s), "%.*s",
+			 (int)strcspn(ts, "]"), ts);
+	for (i = 0; i < ARRAY_SIZE(watched_initcalls); i++) {
+		const char *w = watched_initcalls[i];
+
+		if (len != strlen(w) || strncmp(fn, w, len))
+			continue;
+		if (calling) {
+			start[i] = ts ? atof(ts) : -1;
+		} else if (after) {
+			out("klog.initcall.%s_kernel_us=%ld", w, strtol(after + 7, NULL, 10));
+			if (ts && start[i] >= 0)
+				out("klog.initcall.%s_us=%.0f", w, (atof(ts) - start[i]) * 1e6);
+		}
+	}
+}
+
+/*
  * Kernel-log lines about the crng and jitter_tsc, with their timestamps.
  * klog records look like "<5>[    0.912345] random: crng init done".
  */
@@ -369,6 +410,7 @@ static void report_klog(void)
 	int size = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0);
 	char *buf, *line, *save;
 	int n, shown = 0, done_seen = 0, credit_seen = 0, warnings = 0;
+	int run_init_seen = 0, unseeded = 0, unseeded_late = 0;
 
 	if (size <= 0)
 		size = 1 << 20;
@@ -395,6 +437,32 @@ static void report_klog(void)
 				out("klog.first_warning=%s", msg);
 			continue;
 		}
+		if (strstr(body, "Run /init as init process") && !run_init_seen) {
+			run_init_seen = 1;
+			if (body != msg) {
+				ts = msg + 1 + strspn(msg + 1, " ");
+				out("klog.run_init_s=%.*s", (int)strcspn(ts, "]"), ts);
+			}
+			continue;
+		}
+		if ((!strncmp(body, "initcall ", 9) && strstr(body, " usecs")) ||
+		    !strncmp(body, "calling  ", 9)) {
+			if (!run_init_seen)
+				report_initcall(body, body != msg ?
+						msg + 1 + strspn(msg + 1, " ") : NULL);
+			continue;
+		}
+		/*
+		 * One line per unseeded use, from kernels that have
+		 * CONFIG_WARN_ALL_UNSEEDED_RANDOM (gone by 6.12) or the
+		 * equivalent instrumentation.
+		 */
+		if (strstr(body, "with crng_init=")) {
+			unseeded++;
+			if (done_seen)
+				unseeded_late++;
+			continue;
+		}
 		if ((!strstr(msg, "crng init done") && !strstr(msg, "jitter_tsc") &&
 		     !strstr(msg, "random:")) || strstr(msg, "ommand line:"))
 			continue;
@@ -413,6 +481,9 @@ static void report_klog(void)
 			out("klog.crng_init_done_s=%.*s",
 			    (int)strcspn(ts, "]"), ts);
 		}
+		if (ts && (strstr(msg, "jitter_tsc: ready") ||
+			   strstr(msg, "jitter_tsc: not registering")))
+			out("klog.jitter_tsc_setup_s=%.*s", (int)strcspn(ts, "]"), ts);
 		if (!credit_seen && strstr(msg, "jitter_tsc") &&
 		    strstr(msg, "credited")) {
 			credit_seen = 1;
@@ -422,6 +493,10 @@ static void report_klog(void)
 				    (int)strcspn(ts, "]"), ts);
 		}
 	}
+	if (last_initcall_s[0])
+		out("klog.initcalls_done_s=%s", last_initcall_s);
+	out("klog.unseeded=%d", unseeded);
+	out("klog.unseeded_after_ready=%d", unseeded_late);
 	out("klog.matched_lines=%d", shown);
 	out("klog.warnings=%d", warnings);
 	out("klog.crng_init_done=%d", done_seen);

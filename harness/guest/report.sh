@@ -61,7 +61,10 @@ fi
 	row "" "(crng was already ready when init started)"
 
 if [ "$(v klog.crng_init_done)" = 1 ]; then
-	row "crng init done" "at $(v klog.crng_init_done_s) s (kernel log)"
+	when="after"
+	awk -v a="$(v klog.crng_init_done_s)" -v b="$(v klog.run_init_s)" 'BEGIN{exit !(b != "" && a + 0 < b + 0)}' &&
+		when="before"
+	row "crng init done" "at $(v klog.crng_init_done_s) s (kernel log), $when init started at $(v klog.run_init_s) s"
 else
 	row "crng init done" "NOT in the kernel log"
 fi
