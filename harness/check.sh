@@ -9,9 +9,9 @@ set -u
 PROG=check
 . "$(dirname "$0")/lib.sh"
 
-ALL_STEPS="tree series checkpatch bisect guest w1-sparse kunit kunit-debug boot module docs cutoffs"
+ALL_STEPS="tree series checkpatch bisect guest w1-sparse kunit kunit-debug boot unseeded module docs cutoffs"
 # Steps that build kernels take the shared build lock once, for the whole step.
-LOCKED_STEPS="bisect guest w1-sparse kunit kunit-debug"
+LOCKED_STEPS="bisect guest w1-sparse kunit kunit-debug unseeded"
 fail() { echo "FAIL: $*"; exit 1; }
 
 # Series files of a kind, as paths in the kernel tree (after `make tree`).
@@ -166,6 +166,14 @@ step_boot() {
 	local img=$BUILD/obj-guest/arch/x86/boot/bzImage
 	[ -f "$img" ] || fail "no guest kernel (step guest failed?)"
 	"$HARNESS/guest/boottest.sh" "$img" || fail "boot test failed"
+}
+
+# Uses of the crng before it is ready, counted by an instrumented copy of
+# the guest kernel (CONFIG_WARN_ALL_UNSEEDED_RANDOM is gone by 6.12): none
+# after jitter_tsc seeded, fewer than on the stock path.
+step_unseeded() {
+	[ -f "$BUILD/obj-guest/arch/x86/boot/bzImage" ] || fail "no guest kernel (step guest failed?)"
+	"$HARNESS/guest/unseeded.sh" || fail "unseeded-use count failed"
 }
 
 # jitter_tsc as a module (harness/config/module.config): it loads, passes its

@@ -106,6 +106,11 @@ read -r aj_med aj_min aj_max _ <<< "$(stats jtsc 10 1)"
 ready_s=$(awk '$1=="stock" && $5==1' "$out/boots.txt" | wc -l)
 ready_j=$(awk '$1=="jtsc" && $5==1' "$out/boots.txt" | wc -l)
 
+# uses of the crng before it was ready: an instrumented copy of the kernel
+step "boots of an instrumented kernel: uses of the crng before it was ready"
+unseeded=$("$top/harness/guest/unseeded.sh" 2>&1 | sed -n 's/^uses of the crng before it was ready: //p')
+step "  ${unseeded:-failed (out/unseeded/)}"
+
 # ---- 3. AF_ALG throughput: BENCH_AFALG_GUESTS guests (default 3), each
 # reading jitter_tsc, jitterentropy_rng and stdrng in turn. The ratio to
 # jitterentropy_rng is taken inside each guest (both pay the same emulated
@@ -244,6 +249,7 @@ echo "  for async work only past the last initcall, so a positive margin means n
 hs=$(r host.spec.ns_per_sample) ht=$(r host.timer.ns_per_sample)
 [ -z "$hs" ] || [ -z "$ht" ] ||
 	echo "  On the host CPU: $(awk -v s="$hs" -v t="$ht" 'BEGIN{printf "%.1f ms of startup and seeding samples ((8192 + 4096) x %.0f ns speculative, 8192 x %.0f ns timer)", ((8192 + 4096) * s + 8192 * t) / 1e6, s, t}'), async."
+[ -z "$unseeded" ] || echo "  Instrumented copy of the kernel (harness/guest/unseeded.sh), one boot each: $unseeded."
 un=$(grep -c '^jtsc-unregistered' "$out/boots.txt")
 [ "$un" = 0 ] || echo "  ($un jitter_tsc boot(s) left out: the collector check disabled jitter_tsc, see out/bench/boot-jtsc-*.log)"
 echo
