@@ -218,6 +218,8 @@ step_docs() {
 		fail "htmldocs made no crypto/jitter_tsc.html"
 	echo "htmldocs: crypto/jitter_tsc.html built without warnings"
 	"$HARNESS/bench/readme-table.sh" check || fail "README.md does not show the latest make bench table"
+	python3 "$HARNESS/measure/check-docs.py" "$ROOT" ||
+		fail "figures in the docs, changelogs or comments disagree with crypto/jitter_tsc.c"
 }
 
 step_cutoffs() {
