@@ -931,8 +931,6 @@ static int __cold jtsc_failed(struct jtsc_rng *rng, enum jtsc_source src,
 	WRITE_ONCE(rng->failed, true);
 	pr_err("%s collector: permanent health-test failure, no further output\n",
 	       jtsc_params[src].name);
-	if (fips_enabled)
-		panic("jitter_tsc: permanent health-test failure\n");
 	return -EFAULT;
 }
 
@@ -1371,11 +1369,24 @@ static unsigned int __init jtsc_parse_collectors(void)
 	return JTSC_COLLECT_ALL;
 }
 
-/* Verify the collectors, then register: the instance is published last. */
+/*
+ * Verify the collectors, then register: the instance is published last.
+ *
+ * jitter_tsc is not a FIPS-approved entropy source (testmgr does not mark
+ * it fips_allowed, so the crypto API refuses it with fips=1). With
+ * fips_enabled it is therefore not set up at all: random.c does not draw
+ * on it, and none of its failures can concern, let alone panic, a FIPS
+ * kernel.
+ */
 static int __init jtsc_setup(void)
 {
 	int ret;
 
+	if (fips_enabled) {
+		pr_info("not registering: not FIPS-allowed (fips=1)\n");
+		ret = -ENODEV;
+		goto out;
+	}
 	ret = jtsc_rng_init(&jtsc_global, jtsc_parse_collectors());
 	if (!ret)
 		ret = crypto_register_rng(&jtsc_alg);
@@ -1383,12 +1394,12 @@ static int __init jtsc_setup(void)
 		jtsc_rng_destroy(&jtsc_global);
 		pr_info("not registering: %s\n",
 			ret == -ENODEV ? "no usable collector" : "crypto API error");
-	} else {
-		jtsc_debugfs_init();
-		pr_info("ready, drawing on the %s collector at %u/256 bit per raw sample\n",
-			jtsc_params[jtsc_global.active].name,
-			jtsc_params[jtsc_global.active].credit);
+		goto out;
 	}
+	jtsc_debugfs_init();
+	pr_info("ready, drawing on the %s collector at %u/256 bit per raw sample\n",
+		jtsc_params[jtsc_global.active].name, jtsc_params[jtsc_global.active].credit);
+out:
 	/* The instance is set up: pairs with the acquires in jitter_tsc_pull(). */
 	smp_store_release(&jtsc_status, ret);
 	complete_all(&jtsc_setup_done);
