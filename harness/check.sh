@@ -9,9 +9,9 @@ set -u
 PROG=check
 . "$(dirname "$0")/lib.sh"
 
-ALL_STEPS="tree series checkpatch bisect guest w1-sparse kunit kunit-debug boot unseeded module docs cutoffs"
+ALL_STEPS="tree series checkpatch bisect guest w1-sparse kunit kunit-debug boot unseeded module fips docs cutoffs"
 # Steps that build kernels take the shared build lock once, for the whole step.
-LOCKED_STEPS="bisect guest w1-sparse kunit kunit-debug unseeded"
+LOCKED_STEPS="bisect guest w1-sparse kunit kunit-debug unseeded fips"
 fail() { echo "FAIL: $*"; exit 1; }
 
 # Series files of a kind, as paths in the kernel tree (after `make tree`).
@@ -189,6 +189,18 @@ step_module() {
 	[ -f "$ko" ] || fail "no crypto/jitter_tsc.ko in build/obj-module"
 	"$HARNESS/guest/boottest.sh" --module "$obj/arch/x86/boot/bzImage" "$ko" ||
 		fail "module test failed"
+}
+
+# FIPS (harness/config/fips.config over the guest config, no modules): with
+# fips=1 jitter_tsc, which is not fips_allowed, is not set up at all, so that
+# neither the crypto API nor random.c uses it and it cannot panic the kernel.
+step_fips() {
+	local obj=$BUILD/obj-fips msg
+	msg=$(guest_config "$LINUX" "$obj" 0 "$HARNESS/config/fips.config") ||
+		fail "build/obj-fips/.config: $msg"
+	grep -qx 'CONFIG_CRYPTO_FIPS=y' "$obj/.config" || fail "CONFIG_CRYPTO_FIPS dropped by Kconfig"
+	kmake "$LINUX" "$obj" bzImage || fail "the FIPS guest kernel does not build"
+	"$HARNESS/guest/boottest.sh" --fips "$obj/arch/x86/boot/bzImage" || fail "FIPS boot test failed"
 }
 
 # kernel-doc on the series' C files and headers says nothing; the crypto docs build

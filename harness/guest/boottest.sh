@@ -18,6 +18,9 @@
 #      init starts, no jitter_tsc line from random.c, crng ready later).
 #   6. jitter_tsc.stuck=1: the speculative collector fails its startup test,
 #      the timer collector seeds random.c before PID 1.
+# boottest.sh --fips BZIMAGE - the FIPS test instead: a kernel with
+# CONFIG_CRYPTO_FIPS booted with fips=1 runs in FIPS mode, jitter_tsc (not
+# fips_allowed) says so and stays unregistered, and random.c is stock.
 # boottest.sh --module BZIMAGE KO - the module test instead: a kernel with
 # CONFIG_CRYPTO_JITTER_TSC=m boots with the stock crng path (random.c's pull
 # needs jitter_tsc built in), init loads KO, then jitter_tsc must be in
@@ -31,7 +34,11 @@ set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-module=
+module= fips=
+if [ "${1:-}" = --fips ]; then
+	fips=1
+	shift
+fi
 if [ "${1:-}" = --module ]; then
 	module=${3:?usage: boottest.sh --module BZIMAGE KO}
 	shift
@@ -151,6 +158,24 @@ crng_ready() {
 	check "$name: no WARNING/BUG/Oops in the kernel log (${J[klog.first_warning]:-none})" \
 		[ "$(jv klog.warnings)" = 0 ]
 }
+
+# the FIPS test: nothing else. jitter_tsc is not fips_allowed, so with fips=1
+# it is not set up: not registered, random.c stock, and no panic.
+if [ -n "$fips" ]; then
+	if boot fips fips=1 jtsc.algs=jitter_tsc; then
+		crng_ready fips
+		stock_random fips
+		check "fips: the kernel runs in FIPS mode ('fips mode: enabled' on the console)" \
+			grep -q 'fips mode: enabled' "$out/fips.log"
+		check "fips: jitter_tsc says it is not FIPS-allowed" \
+			klog_has 'jitter_tsc: not registering: not FIPS-allowed'
+		check "fips: jitter_tsc not in /proc/crypto ($(why_unregistered))" \
+			[ "$(jv crypto.jitter_tsc.count)" = 0 ]
+		check "fips: AF_ALG bind to jitter_tsc fails ($(jv afalg.jitter_tsc.bind))" \
+			bind_failed "$(jv afalg.jitter_tsc.bind)"
+	fi
+	finish
+fi
 
 # the module test: nothing else
 if [ -n "$module" ]; then
