@@ -105,7 +105,7 @@ enum {
 	 * Speculative collector: credit per raw sample. The SP 800-90B
 	 * non-IID estimators (NIST's semantics, checked against its
 	 * reference output) gave at least 1.57 bit of min-entropy per
-	 * sample on a quiet host (AMD EPYC, in a VM), 2.01 with both of its
+	 * sample on a quiet host (AMD EPYC, in a VM), 1.68 with both of its
 	 * cores busy and 2.76 in a QEMU TCG guest, 10^6 samples a run
 	 * (Documentation/crypto/jitter_tsc.rst has every run). We credit
 	 * 180/256 = 0.703 bit, under half of the lowest (2.23x).
@@ -115,20 +115,20 @@ enum {
 	/*
 	 * Timer collector: credit per raw sample. Its passes vary little
 	 * when nothing else runs, as try_to_generate_entropy() assumes in
-	 * crediting only timer expiries: at least 0.085 bit per sample in
-	 * a user-space analogue on the quiet host, 0.078 with both cores
-	 * busy, 0.032 in a QEMU TCG guest. We credit 4/256 = 0.0156 bit,
-	 * under half of the lowest (2.07x). At so low a credit the APT and
-	 * the predictors' window counts cannot fail permanently (their
-	 * cutoffs exceed the window); the RCT and the predictors' runs
+	 * crediting only timer expiries: at least 0.021 bit per sample in
+	 * a user-space analogue on the quiet host (other runs gave 0.078 to
+	 * 0.085), 0.033 with both cores busy, 0.032 in a QEMU TCG guest. We
+	 * credit 2/256 = 0.0078 bit, under half of the lowest (2.75x). At so
+	 * low a credit the APT and the predictors' window counts cannot fail
+	 * (their cutoffs exceed the window); the RCT and the predictors' runs
 	 * still refuse a counter without jitter.
 	 */
-	JTSC_TIMER_CREDIT = 4,
+	JTSC_TIMER_CREDIT = 2,
 
 	/*
 	 * Raw samples folded into one pool word, so that a word carries at
 	 * most 32 credited bits, half of what it can hold: 32 speculative
-	 * samples (22.5 bits) or 512 timer samples (8 bits).
+	 * samples (22.5 bits) or 512 timer samples (4 bits).
 	 */
 	JTSC_SPEC_SAMPLES_PER_WORD = 32,
 	JTSC_TIMER_SAMPLES_PER_WORD = 512,
@@ -143,19 +143,19 @@ enum {
 	 * speculative predictor that is always right reaches the permanent
 	 * cutoff within one window (4096 hits against 2803), while one that
 	 * is right as often as a healthy source allows does not. At the
-	 * timer's credit only the intermittent one is in reach (4089).
+	 * timer's credit neither is in reach (4097).
 	 */
 	JTSC_PRED_WINDOW = 4096,
 
 	/*
 	 * SP 800-90B 4.3 (9): the startup test covers at least 1024
-	 * samples; ours covers two predictor windows, so that a
+	 * samples; ours covers three predictor windows, so that a
 	 * deterministic stream that begins anywhere in the first is refused
 	 * before any output, even at the timer's credit, where a run of
 	 * hits needs up to JTSC_TIMER_RUN_CUTOFF samples after its first
 	 * JTSC_MAX_LAG to fail.
 	 */
-	JTSC_STARTUP_SAMPLES = 2 * JTSC_PRED_WINDOW,
+	JTSC_STARTUP_SAMPLES = 3 * JTSC_PRED_WINDOW,
 
 	/*
 	 * SP 800-90B 4.4.1, Repetition Count Test, alpha = 2^-30 for an
@@ -190,8 +190,8 @@ enum {
 	 * whose binomial CDF reaches 1 - alpha. The binomial quantile has no
 	 * closed form; these values are computed exactly by
 	 * harness/measure/check-cutoffs.py, which make check runs.
-	 * Speculative: H = 0.703, p = 2^-H = 0.6139; timer: H = 0.0156,
-	 * p = 0.9892, where a cutoff of W + 1 means the test cannot fail.
+	 * Speculative: H = 0.703, p = 2^-H = 0.6139; timer: H = 0.0078,
+	 * p = 0.9946, where a cutoff of W + 1 means the test cannot fail.
 	 */
 	JTSC_SPEC_APT_CUTOFF = 380,		/* W = 512, alpha = 2^-30 */
 	JTSC_SPEC_APT_PERM_CUTOFF = 408,	/* W = 512, alpha = 2^-60 */
@@ -199,7 +199,7 @@ enum {
 	JTSC_SPEC_HITS_PERM_CUTOFF = 2803,	/* W = 4096, alpha = 2^-67 */
 	JTSC_TIMER_APT_CUTOFF = 513,		/* W = 512, alpha = 2^-30 */
 	JTSC_TIMER_APT_PERM_CUTOFF = 513,	/* W = 512, alpha = 2^-60 */
-	JTSC_TIMER_HITS_CUTOFF = 4089,		/* W = 4096, alpha = 2^-37 */
+	JTSC_TIMER_HITS_CUTOFF = 4097,		/* W = 4096, alpha = 2^-37 */
 	JTSC_TIMER_HITS_PERM_CUTOFF = 4097,	/* W = 4096, alpha = 2^-67 */
 
 	/*
@@ -252,13 +252,12 @@ static_assert(JTSC_SPEC_SAMPLES_PER_WORD % sizeof(u64) == 0);
 static_assert(JTSC_TIMER_SAMPLES_PER_WORD % sizeof(u64) == 0);
 /*
  * ...the window cutoffs are at most one past their window (then that test
- * cannot fail at that credit), and an always-right predictor reaches at
- * least the intermittent window cutoff...
+ * cannot fail at that credit), and at the speculative credit an
+ * always-right predictor reaches the permanent window cutoff...
  */
 static_assert(JTSC_SPEC_APT_PERM_CUTOFF - 1 <= JTSC_APT_WINDOW);
 static_assert(JTSC_TIMER_APT_PERM_CUTOFF - 1 <= JTSC_APT_WINDOW);
 static_assert(JTSC_SPEC_HITS_PERM_CUTOFF <= JTSC_PRED_WINDOW);
-static_assert(JTSC_TIMER_HITS_CUTOFF <= JTSC_PRED_WINDOW);
 static_assert(JTSC_TIMER_HITS_PERM_CUTOFF - 1 <= JTSC_PRED_WINDOW);
 /* jtsc_predictor_hit() looks at the lower cutoff of each pair first. */
 static_assert(JTSC_SPEC_RUN_CUTOFF <= JTSC_SPEC_RUN_PERM_CUTOFF);
@@ -1413,7 +1412,7 @@ static void __init jtsc_setup_async(void *data, async_cookie_t cookie)
 
 /*
  * Built in, the startup tests (tens of milliseconds under emulation, for
- * the 8 MiB buffer and 2 x 8192 samples) run asynchronously, overlapping
+ * the 8 MiB buffer and 2 x 12288 samples) run asynchronously, overlapping
  * the initcalls that follow; the kernel waits for async work before it
  * starts init, so they are done, and random.c seeded from them, before
  * user space runs. As a module, loading waits for them and fails if no
