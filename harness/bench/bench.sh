@@ -248,7 +248,7 @@ echo "  fs_initcall() the kernel's own figure has jiffy (4 ms) steps. The start 
 echo "  for async work only past the last initcall, so a positive margin means no wait."
 hs=$(r host.spec.ns_per_sample) ht=$(r host.timer.ns_per_sample)
 [ -z "$hs" ] || [ -z "$ht" ] ||
-	echo "  On the host CPU: $(awk -v s="$hs" -v t="$ht" 'BEGIN{printf "%.1f ms of startup and seeding samples ((8192 + 4096) x %.0f ns speculative, 8192 x %.0f ns timer)", ((8192 + 4096) * s + 8192 * t) / 1e6, s, t}'), async."
+	echo "  On the host CPU: $(awk -v s="$hs" -v t="$ht" 'BEGIN{printf "%.1f ms of startup and seeding samples ((12288 + 4096) x %.0f ns speculative, 12288 x %.0f ns timer)", ((12288 + 4096) * s + 12288 * t) / 1e6, s, t}'), async."
 [ -z "$unseeded" ] || echo "  Instrumented copy of the kernel (harness/guest/unseeded.sh), one boot each: $unseeded."
 un=$(grep -c '^jtsc-unregistered' "$out/boots.txt")
 [ "$un" = 0 ] || echo "  ($un jitter_tsc boot(s) left out: the collector check disabled jitter_tsc, see out/bench/boot-jtsc-*.log)"
