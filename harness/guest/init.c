@@ -401,6 +401,13 @@ static void report_initcall(const char *body, const char *ts)
 	}
 }
 
+/* KEY=the timestamp TS points into, up to its "]"; nothing without one. */
+static void out_ts(const char *key, const char *ts)
+{
+	if (ts)
+		out("%s=%.*s", key, (int)strcspn(ts, "]"), ts);
+}
+
 /*
  * Kernel-log lines about the crng and jitter_tsc, with their timestamps.
  * klog records look like "<5>[    0.912345] random: crng init done".
@@ -431,6 +438,9 @@ static void report_klog(void)
 		if (msg[0] == '<' && strchr(msg, '>'))
 			msg = strchr(msg, '>') + 1;
 		body = msg[0] == '[' && strstr(msg, "] ") ? strstr(msg, "] ") + 2 : msg;
+		/* "[    0.912345] ...": the timestamp, from its first digit */
+		if (body != msg)
+			ts = msg + 1 + strspn(msg + 1, " ");
 		if (!strncmp(body, "WARNING:", 8) || !strncmp(body, "BUG:", 4) ||
 		    !strncmp(body, "Oops", 4)) {
 			if (!warnings++)
@@ -439,17 +449,13 @@ static void report_klog(void)
 		}
 		if (strstr(body, "Run /init as init process") && !run_init_seen) {
 			run_init_seen = 1;
-			if (body != msg) {
-				ts = msg + 1 + strspn(msg + 1, " ");
-				out("klog.run_init_s=%.*s", (int)strcspn(ts, "]"), ts);
-			}
+			out_ts("klog.run_init_s", ts);
 			continue;
 		}
 		if ((!strncmp(body, "initcall ", 9) && strstr(body, " usecs")) ||
 		    !strncmp(body, "calling  ", 9)) {
 			if (!run_init_seen)
-				report_initcall(body, body != msg ?
-						msg + 1 + strspn(msg + 1, " ") : NULL);
+				report_initcall(body, ts);
 			continue;
 		}
 		/*
@@ -469,28 +475,20 @@ static void report_klog(void)
 		for (char *c = msg; *c; c++)
 			if (!isprint((unsigned char)*c))
 				*c = '?';
-		if (msg[0] == '[' && strchr(msg, ']')) {
-			ts = msg + 1;
-			while (*ts == ' ')
-				ts++;
-		}
 		if (shown++ < KLOG_MAX_LINES)
 			out("klog=%s", msg);
 		if (ts && !done_seen && strstr(msg, "crng init done")) {
 			done_seen = 1;
-			out("klog.crng_init_done_s=%.*s",
-			    (int)strcspn(ts, "]"), ts);
+			out_ts("klog.crng_init_done_s", ts);
 		}
-		if (ts && (strstr(msg, "jitter_tsc: ready") ||
-			   strstr(msg, "jitter_tsc: not registering")))
-			out("klog.jitter_tsc_setup_s=%.*s", (int)strcspn(ts, "]"), ts);
+		if (strstr(msg, "jitter_tsc: ready") ||
+		    strstr(msg, "jitter_tsc: not registering"))
+			out_ts("klog.jitter_tsc_setup_s", ts);
 		if (!credit_seen && strstr(msg, "jitter_tsc") &&
 		    strstr(msg, "credited")) {
 			credit_seen = 1;
 			out("klog.jitter_tsc_credited=%s", msg);
-			if (ts)
-				out("klog.jitter_tsc_credited_s=%.*s",
-				    (int)strcspn(ts, "]"), ts);
+			out_ts("klog.jitter_tsc_credited_s", ts);
 		}
 	}
 	if (last_initcall_s[0])

@@ -15,6 +15,7 @@
 set -uo pipefail
 PROG=unseeded
 . "$(dirname "$0")/../lib.sh"
+. "$HARNESS/guest/parse.sh"
 
 src=$BUILD/unseeded/linux obj=$BUILD/unseeded/obj out=$OUT/unseeded
 [ -f "$LINUX/.jtsc-base" ] || die "no build/linux: run 'make tree' first"
@@ -49,10 +50,10 @@ for v in stock jtsc; do
 	"$HARNESS/guest/boot.sh" "$img" "$out/initramfs.cpio" "$out/$v.log" \
 		jtsc.mode=bench jtsc.algs=stdrng jtsc.bench_ms=10 loglevel=4 log_buf_len=1M $extra ||
 		die "boot $v failed ($out/$v.log)"
-	g() { sed -n "s/.*JTSC $1=\\([0-9.]*\\).*/\\1/p" "$out/$v.log" | head -1; }
-	echo "$v $(g klog.unseeded) $(g klog.unseeded_after_ready) $(g klog.crng_init_done_s) $(g klog.run_init_s)" >> "$out/counts.txt"
+	jtsc_load "$out/$v.log"
+	echo "$v $(jv klog.unseeded) $(jv klog.unseeded_after_ready) $(jv klog.crng_init_done_s) $(jv klog.run_init_s)" >> "$out/counts.txt"
 done
-read -r _ sn sl sc sr < <(grep '^stock ' "$out/counts.txt")
+read -r _ sn _ sc sr < <(grep '^stock ' "$out/counts.txt")
 read -r _ jn jl jc jr < <(grep '^jtsc ' "$out/counts.txt")
 echo "uses of the crng before it was ready: stock path $sn (crng init done at $sc s, init at $sr s), jitter_tsc $jn (at $jc s, init at $jr s), after that $jl"
 [ -n "$jn" ] && [ -n "$sn" ] && [ "$jl" = 0 ] && [ "$jn" -lt "$sn" ] ||
