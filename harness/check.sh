@@ -9,9 +9,9 @@ set -u
 PROG=check
 . "$(dirname "$0")/lib.sh"
 
-ALL_STEPS="tree series checkpatch bisect guest w1-sparse kunit kunit-debug boot unseeded module fips docs cutoffs"
+ALL_STEPS="newcomer tree series checkpatch bisect guest w1-sparse kunit kunit-debug boot unseeded module fips matrix arm64 docs cutoffs"
 # Steps that build kernels take the shared build lock once, for the whole step.
-LOCKED_STEPS="bisect guest w1-sparse kunit kunit-debug unseeded fips"
+LOCKED_STEPS="newcomer bisect guest w1-sparse kunit kunit-debug unseeded fips matrix arm64"
 fail() { echo "FAIL: $*"; exit 1; }
 
 # Series files of a kind, as paths in the kernel tree (after `make tree`).
@@ -203,6 +203,76 @@ step_fips() {
 	"$HARNESS/guest/boottest.sh" --fips "$obj/arch/x86/boot/bzImage" || fail "FIPS boot test failed"
 }
 
+# matrix_build NAME ARCH TARGET BASE FRAGMENT...: build/obj-NAME from build/linux,
+# allnoconfig with the fragments over guest.config (BASE guest) or alone (BASE
+# none), for JTSC_ARCH=ARCH; fails naming the config.
+matrix_build() {
+	local name=$1 arch=$2 target=$3 base=$4 obj=$BUILD/obj-$1 msg
+	shift 4
+	local over=" +"
+	[ "$base" = none ] || over=" + guest.config +"
+	echo "== $name: ARCH=$arch, allnoconfig$over" "${@##*/}"
+	msg=$(JTSC_ARCH=$arch JTSC_BASE_CONFIG=$base guest_config "$LINUX" "$obj" 1 "$@") ||
+		fail "$name: .config: $msg"
+	JTSC_ARCH=$arch kmake "$LINUX" "$obj" "$target" || fail "$name: $target does not build"
+}
+# has_obj NAME FILE.o: the object was built (the option reached Kbuild)
+has_obj() { [ -f "$BUILD/obj-$1/$2" ] || fail "$1: no $2 built"; }
+# no_sym NAME SYMBOL: vmlinux of build/obj-NAME does not define SYMBOL
+no_sym() {
+	! nm "$BUILD/obj-$1/vmlinux" | grep -qw "$2" || fail "$1: vmlinux defines $2"
+	echo "$1: no $2 in vmlinux"
+}
+
+# The configs a distribution builds besides the guest's, at the end of the series
+# (the bisect step builds the guest config at every commit): x86_64 with the option
+# off, i386 686 with the options and the KUnit suite on, and i386 486 (no TSC).
+# The speculative collector exists only on x86_64 with the option on.
+step_matrix() {
+	local c=$HARNESS/config
+	matrix_build x86_64-off x86_64 bzImage guest "$c/x86_64-off.config"
+	[ ! -f "$BUILD/obj-x86_64-off/crypto/jitter_tsc.o" ] || fail "x86_64-off: crypto/jitter_tsc.o built with the option off"
+	no_sym x86_64-off tsc_jitter_collect
+	no_sym x86_64-off jitter_tsc_pull
+	matrix_build i386-686 i386 vmlinux none "$c/i386.config"
+	has_obj i386-686 crypto/jitter_tsc.o
+	has_obj i386-686 lib/kunit-tests/jitter_tsc_kunit.o
+	no_sym i386-686 tsc_jitter_collect
+	matrix_build i386-notsc i386 vmlinux none "$c/i386.config" "$c/i386-notsc.config"
+	has_obj i386-notsc crypto/jitter_tsc.o
+	has_obj i386-notsc lib/kunit-tests/jitter_tsc_kunit.o
+	no_sym i386-notsc tsc_jitter_collect
+	echo "matrix: x86_64 (option off), i386 686 and i386 486 (no TSC) build"
+}
+
+# Another architecture runs it: an arm64 guest (Debian's cross compiler, QEMU
+# virt under TCG) with the series and its KUnit suite built in.
+step_arm64() {
+	local img=$BUILD/obj-arm64/arch/arm64/boot/Image
+	matrix_build arm64 arm64 Image guest "$HARNESS/config/arm64.config"
+	has_obj arm64 crypto/jitter_tsc.o
+	has_obj arm64 lib/kunit-tests/jitter_tsc_kunit.o
+	no_sym arm64 tsc_jitter_collect
+	"$HARNESS/guest/boottest.sh" --arm64 "$img" || fail "arm64 boot test failed"
+}
+
+# The README's first command on a fresh clone: `make run` in a clone of the
+# repo's HEAD with no build/ (what is committed, not the work tree), which
+# unpacks the base, lays the tree, builds the guest kernel (ccache makes that
+# short: the same paths relative to build/) and boots it. The clone goes on
+# success.
+step_newcomer() {
+	local d=$BUILD/newcomer
+	rm -rf "$d"
+	mkdir -p "$d"
+	git clone -q "$ROOT" "$d/repo" || fail "cannot clone the repo"
+	[ ! -e "$ROOT/../shared" ] || ln -s "$(cd "$ROOT/../shared" && pwd)" "$d/shared"
+	echo "== make run in a fresh clone of $(git -C "$d/repo" log -1 --format='%h %s')"
+	(cd "$d/repo" && make run) || fail "make run fails in a fresh clone (log above)"
+	[ -s "$d/repo/out/run/report.txt" ] || fail "make run in a fresh clone printed no report"
+	rm -rf "$d"
+}
+
 # kernel-doc on the series' C files and headers says nothing; the crypto docs build
 # without warnings about the series' pages.
 step_docs() {
@@ -248,7 +318,7 @@ step_cutoffs() {
 
 # ---- run the steps --------------------------------------------------------
 mmss() { printf '%d:%02d' $(($1 / 60)) $(($1 % 60)); }
-deps tree kernel check
+deps tree kernel check cross
 mkdir -p "$BUILD"
 exec 8> "$BUILD/.check.lock"
 flock -n 8 || die "another make check is running in this checkout (build/.check.lock)"

@@ -41,11 +41,12 @@ ensure_pkgs() {
 	[ "$(id -u)" = 0 ] || sudo=sudo
 	echo "$PROG: installing:$missing" >&2
 	if [ -z "${JTSC_APT_UPDATED:-}" ]; then
-		$sudo apt-get update -q >&2 || die "apt-get update failed"
+		$sudo apt-get -o DPkg::Lock::Timeout=600 update -q >&2 || die "apt-get update failed"
 		export JTSC_APT_UPDATED=1
 	fi
 	# shellcheck disable=SC2086
-	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends $missing >&2 ||
+	DEBIAN_FRONTEND=noninteractive $sudo apt-get -o DPkg::Lock::Timeout=600 install -y -q \
+		--no-install-recommends $missing >&2 ||
 		die "apt-get install failed:$missing"
 }
 
@@ -266,6 +267,7 @@ deps() {
 		case $t in
 		tree|sync|series) pkgs="$pkgs $BASE_PKG xz-utils patch diffutils git" ;;
 		kernel)	pkgs="$pkgs build-essential bc bison flex libelf-dev libssl-dev cpio kmod ccache" ;;
+		cross)	pkgs="$pkgs gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm" ;;
 		run)	pkgs="$pkgs qemu-system-x86 cpio busybox-static kcapi-tools" ;;
 		check)	pkgs="$pkgs perl sparse python3 qemu-system-x86 qemu-system-data python3-sphinx
 			      python3-yaml cpio busybox-static kcapi-tools" ;;
@@ -296,20 +298,28 @@ locked() {
 }
 
 # kmake SRC OBJ ARGS...: make in kernel tree SRC with O=OBJ, under the shared build
-# lock, with ccache when present.
+# lock, with ccache when present. JTSC_ARCH picks the target: x86_64 (default), i386
+# (the host gcc with -m32) or arm64 (Debian's aarch64-linux-gnu cross compiler).
 kmake() {
-	local src=$1 obj=$2
+	local src=$1 obj=$2 cc=gcc arch=()
 	shift 2
+	case ${JTSC_ARCH:-x86_64} in
+	x86_64)	;;
+	i386)	arch=(ARCH=i386) ;;
+	arm64)	arch=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-); cc=aarch64-linux-gnu-gcc ;;
+	*)	die "kmake: unknown JTSC_ARCH ${JTSC_ARCH}" ;;
+	esac
 	mkdir -p "$obj"
 	if command -v ccache >/dev/null; then
 		CCACHE_BASEDIR=$BUILD CCACHE_NOHASHDIR=1 CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G} \
-			locked make -C "$src" O="$obj" -j"$JOBS" CC="ccache gcc" "$@"
+			locked make -C "$src" O="$obj" -j"$JOBS" "${arch[@]}" CC="ccache $cc" "$@"
 	else
-		locked make -C "$src" O="$obj" -j"$JOBS" "$@"
+		locked make -C "$src" O="$obj" -j"$JOBS" "${arch[@]}" CC="$cc" "$@"
 	fi
 }
 
-# guest_config SRC OBJ VERIFY [FRAGMENT...]: the fragments merged by merge_config.sh -m,
+# guest_config SRC OBJ VERIFY [FRAGMENT...]: harness/config/guest.config (or, with
+# JTSC_BASE_CONFIG=none, nothing) and the fragments merged by merge_config.sh -m,
 # then allnoconfig with the result as KCONFIG_ALLCONFIG (what merge_config.sh -n does,
 # without its temp file in SRC): options the fragment makes visible stay n, so the
 # kernel stays small. Then olddefconfig. With VERIFY=1 fail naming every fragment
@@ -319,8 +329,10 @@ guest_config() {
 	shift 3
 	mkdir -p "$obj"
 	rm -f "$obj/.config"
+	local base=("$HARNESS/config/guest.config")
+	[ "${JTSC_BASE_CONFIG:-}" != none ] || base=()
 	(cd "$obj" && "$src/scripts/kconfig/merge_config.sh" -m -O "$obj" \
-		"$HARNESS/config/guest.config" "$@") > "$obj/merge_config.log" 2>&1 &&
+		"${base[@]}" "$@") > "$obj/merge_config.log" 2>&1 &&
 		mv "$obj/.config" "$obj/fragment.config" ||
 		{ echo "merge_config.sh failed, see $obj/merge_config.log"; return 1; }
 	kmake "$src" "$obj" -s KCONFIG_ALLCONFIG="$obj/fragment.config" allnoconfig || return 1

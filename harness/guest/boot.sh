@@ -5,6 +5,8 @@
 # (timeout) or a kernel panic print one line saying which, the log's last 20
 # lines and the log's path, and exit non-zero.
 # Env: JTSC_BOOT_TIMEOUT (s, default 120), JTSC_KVM=1 (use KVM if /dev/kvm),
+#      JTSC_ARCH=arm64 (boot an arm64 Image on QEMU's virt machine, cortex-a57:
+#      no RNDR, and no random dtb nodes),
 #      JTSC_QEMU_ARGS (more qemu arguments, word-split),
 #      JTSC_INTERACTIVE=1 (no timeout, console on the terminal too: shell mode).
 set -uo pipefail
@@ -18,21 +20,32 @@ tmo=${JTSC_BOOT_TIMEOUT:-120}
 for f in "$kernel" "$initrd"; do
 	[ -r "$f" ] || { echo "boot: cannot read $f" >&2; exit 2; }
 done
-command -v qemu-system-x86_64 >/dev/null ||
-	apt-get install -y -q qemu-system-x86 >/dev/null ||
-	{ apt-get update -q >/dev/null && apt-get install -y -q qemu-system-x86 >/dev/null; } ||
-	{ echo "boot: qemu-system-x86_64 missing" >&2; exit 2; }
+arch=${JTSC_ARCH:-x86_64}
+case $arch in
+x86_64)	qbin=qemu-system-x86_64 qpkg=qemu-system-x86 con=ttyS0 ;;
+arm64)	qbin=qemu-system-aarch64 qpkg=qemu-system-arm con=ttyAMA0 ;;
+*)	echo "boot: unknown JTSC_ARCH $arch" >&2; exit 2 ;;
+esac
+command -v $qbin >/dev/null ||
+	apt-get install -y -q $qpkg >/dev/null ||
+	{ apt-get update -q >/dev/null && apt-get install -y -q $qpkg >/dev/null; } ||
+	{ echo "boot: $qbin missing" >&2; exit 2; }
 mkdir -p "$(dirname "$log")"
 
 accel=tcg
-if [ "${JTSC_KVM:-}" = 1 ] && [ -w /dev/kvm ]; then
+if [ "${JTSC_KVM:-}" = 1 ] && [ -w /dev/kvm ] && [ "$arch" = x86_64 ]; then
 	accel=kvm
 fi
 # jtsc.accel only tells the report how the timings were taken
-append="console=ttyS0 random.trust_cpu=off random.trust_bootloader=off panic=-1 jtsc.accel=$accel $*"
+append="console=$con random.trust_cpu=off random.trust_bootloader=off panic=-1 jtsc.accel=$accel $*"
 
 # shellcheck disable=SC2054,SC2206 # commas are qemu syntax; JTSC_QEMU_ARGS is word-split
-qemu=(qemu-system-x86_64 -M pc -accel "$accel" -cpu qemu64,-rdrand,-rdseed
+case $arch in
+x86_64)	machine=(-M pc -accel "$accel" -cpu qemu64,-rdrand,-rdseed) ;;
+arm64)	machine=(-M virt,dtb-randomness=off -accel tcg -cpu cortex-a57) ;;
+esac
+# shellcheck disable=SC2206 # JTSC_QEMU_ARGS is word-split
+qemu=($qbin "${machine[@]}"
 	-smp 2 -m 512 -nographic -no-reboot -nic none
 	-kernel "$kernel" -initrd "$initrd" -append "$append"
 	${JTSC_QEMU_ARGS:-})

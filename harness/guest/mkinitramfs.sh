@@ -5,7 +5,9 @@
 # applet links (for jtsc.mode=shell), and kcapi-rng with the shared libraries
 # and dynamic loader it needs (if kcapi-tools is installed). Rebuilds only
 # when an input changed (a stamp of input checksums sits beside OUT).
-# Env: JTSC_NO_KCAPI=1 leaves kcapi-rng out.
+# Env: JTSC_NO_KCAPI=1 leaves kcapi-rng out. JTSC_ARCH=arm64: /init built
+# with Debian's aarch64-linux-gnu cross compiler, without busybox or kcapi-rng
+# (no shell mode), for boot.sh's arm64 guest.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -18,22 +20,33 @@ out=$(cd "$(dirname "$out")" && pwd)/$(basename "$out")
 
 install_pkg() {
 	echo "mkinitramfs: installing $1" >&2
-	apt-get install -y -q "$1" >/dev/null || {
-		apt-get update -q >/dev/null && apt-get install -y -q "$1" >/dev/null; }
+	apt-get -o DPkg::Lock::Timeout=600 install -y -q "$1" >/dev/null || {
+		apt-get -o DPkg::Lock::Timeout=600 update -q >/dev/null && apt-get -o DPkg::Lock::Timeout=600 install -y -q "$1" >/dev/null; }
 }
 need() {	# need CMD PACKAGE: install PACKAGE when CMD is missing
 	command -v "$1" >/dev/null 2>&1 || install_pkg "$2"
 }
-need gcc gcc
-[ -f "$(gcc -print-file-name=libc.a)" ] || install_pkg libc6-dev	# static libc
+arch=${JTSC_ARCH:-x86_64}
+case $arch in
+x86_64)	cc=gcc strip=strip ;;
+arm64)	cc=aarch64-linux-gnu-gcc strip=aarch64-linux-gnu-strip JTSC_NO_KCAPI=1 ;;
+*)	echo "mkinitramfs: unknown JTSC_ARCH $arch" >&2; exit 1 ;;
+esac
 need cpio cpio
-need busybox busybox-static
-[ -n "${JTSC_NO_KCAPI:-}" ] || need kcapi-rng kcapi-tools || true
-
-busybox=$(command -v busybox)
-if ldd "$busybox" >/dev/null 2>&1; then	# dynamic: swap in busybox-static
-	install_pkg busybox-static
+busybox=
+if [ "$arch" = x86_64 ]; then
+	need gcc gcc
+	[ -f "$(gcc -print-file-name=libc.a)" ] || install_pkg libc6-dev	# static libc
+	need busybox busybox-static
+	[ -n "${JTSC_NO_KCAPI:-}" ] || need kcapi-rng kcapi-tools || true
 	busybox=$(command -v busybox)
+	if ldd "$busybox" >/dev/null 2>&1; then	# dynamic: swap in busybox-static
+		install_pkg busybox-static
+		busybox=$(command -v busybox)
+	fi
+else
+	need $cc gcc-aarch64-linux-gnu
+	[ -f "$($cc -print-file-name=libc.a)" ] || install_pkg libc6-dev-arm64-cross
 fi
 kcapi=
 if [ -z "${JTSC_NO_KCAPI:-}" ] && command -v kcapi-rng >/dev/null; then
@@ -45,7 +58,7 @@ libs=
 # Stamp: checksums of everything that goes in, plus this script.
 srcs="$here/init.c $here/afalg.c $here/afalg.h $0"
 # shellcheck disable=SC2086 # lists of paths without spaces
-stamp=$( { sha256sum $srcs "$busybox" $kcapi $libs "${kos[@]}"; echo "root=$(id -u)"; } |
+stamp=$( { sha256sum $srcs $busybox $kcapi $libs "${kos[@]}"; echo "root=$(id -u) arch=$arch"; } |
 	sha256sum | cut -d' ' -f1)
 if [ -f "$out" ] && [ "$(cat "$out.stamp" 2>/dev/null)" = "$stamp" ]; then
 	exit 0
@@ -57,15 +70,17 @@ root=$work/root
 mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,root,etc,lib/modules}
 for ko in "${kos[@]}"; do cp "$ko" "$root/lib/modules/"; done
 
-gcc -static -O2 -Wall -Wextra -Werror -o "$root/init" \
+$cc -static -O2 -Wall -Wextra -Werror -o "$root/init" \
 	"$here/init.c" "$here/afalg.c"
-strip "$root/init"
+$strip "$root/init"
 
-cp "$busybox" "$root/bin/busybox"
-"$busybox" --list-full | while read -r applet; do
-	case $applet in */init|bin/busybox) continue ;; esac
-	[ -e "$root/$applet" ] || ln -s /bin/busybox "$root/$applet"
-done
+if [ -n "$busybox" ]; then
+	cp "$busybox" "$root/bin/busybox"
+	"$busybox" --list-full | while read -r applet; do
+		case $applet in */init|bin/busybox) continue ;; esac
+		[ -e "$root/$applet" ] || ln -s /bin/busybox "$root/$applet"
+	done
+fi
 
 if [ -n "$kcapi" ]; then
 	cp "$kcapi" "$root/usr/bin/kcapi-rng"

@@ -14,37 +14,57 @@
 # serial port (ttyS1, captured to a file); JTSC_DUMP_VIA=disk|serial forces.
 # Env: KERNEL (default the guest bzImage), JTSC_SPEC_SAMPLES, JTSC_TIMER_SAMPLES
 # (default 10^6 each), JTSC_TIMER_MS, JTSC_DUMP_BYTES.
+# JTSC_ARCH=arm64: the arm64 guest instead (build/obj-arm64, QEMU virt,
+# cortex-a57; dump-init cross compiled), raw mode only, results under
+# guest_arm64.* (the timer collector alone: no speculative one there).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/harness/measure/lib.sh"
 mode=${1:-raw}
-kernel=${KERNEL:-$top/build/obj-guest/arch/x86/boot/bzImage}
-out=$top/out/measure/guest-$mode
+arch=${JTSC_ARCH:-x86_64}
+case $arch in
+x86_64)	kernel=${KERNEL:-$top/build/obj-guest/arch/x86/boot/bzImage}
+	key=guest cc=gcc strip=strip out=$top/out/measure/guest-$mode
+	qemu=qemu-system-x86_64 machine="-cpu qemu64,-rdrand,-rdseed -smp 2" ;;
+arm64)	kernel=${KERNEL:-$top/build/obj-arm64/arch/arm64/boot/Image}
+	key=guest_arm64 cc=aarch64-linux-gnu-gcc strip=aarch64-linux-gnu-strip
+	out=$top/out/measure/guest-arm64-$mode
+	qemu=qemu-system-aarch64 machine="-M virt -cpu cortex-a57 -smp 2"
+	[ "$mode" = raw ] || { echo "guest: JTSC_ARCH=arm64 takes raw mode only" >&2; exit 2; } ;;
+*)	echo "guest: unknown JTSC_ARCH $arch" >&2; exit 2 ;;
+esac
+export JTSC_ARCH=$arch
 [ -r "$kernel" ] || { echo "guest: no kernel at $kernel (make kernel)" >&2; exit 2; }
 mkdir -p "$out"
 build_tools ea_noniid
 
 # initramfs: the guest one (harness/guest/mkinitramfs.sh) + a newc archive
 # whose /init is dump-init (later entries override earlier ones)
-"$top/harness/guest/mkinitramfs.sh" "$top/out/measure/base.cpio"
+base=$top/out/measure/base.cpio
+[ "$arch" = x86_64 ] || base=$top/out/measure/base-$arch.cpio
+"$top/harness/guest/mkinitramfs.sh" "$base"
 d=$(mktemp -d); trap 'rm -rf "$d"' EXIT
-gcc -static $CFLAGS_TOOLS -I "$top/harness/guest" -o "$d/init" \
+# shellcheck disable=SC2086 # CFLAGS_TOOLS: words
+$cc -static $CFLAGS_TOOLS -I "$top/harness/guest" -o "$d/init" \
 	"$top/harness/measure/dump-init.c" "$top/harness/guest/afalg.c"
-strip "$d/init"
+$strip "$d/init"
 (cd "$d" && echo init | cpio -o -H newc -R 0:0 --quiet) > "$d/extra.cpio"
-cat "$top/out/measure/base.cpio" "$d/extra.cpio" > "$out/initramfs.cpio"
+cat "$base" "$d/extra.cpio" > "$out/initramfs.cpio"
 
 img=$out/dump.bin
 rm -f "$img" "$out"/*.bin "$out"/*.ea "$out/meta"	# no stale sections from an earlier run
 via=${JTSC_DUMP_VIA:-}
 if [ -z "$via" ]; then
 	via=serial
+	[ "$arch" = x86_64 ] || via=disk	# no ISA serial port to add on virt
 	grep -qs '^CONFIG_VIRTIO_BLK=y' "$(dirname "$kernel")/../../../.config" && via=disk
 fi
 case $mode in
 raw)
 	words="jtsc.dump=raw jtsc.spec_samples=${JTSC_SPEC_SAMPLES:-1000000}"
 	words="$words jtsc.timer_samples=${JTSC_TIMER_SAMPLES:-1000000} jtsc.timer_ms=${JTSC_TIMER_MS:-240000}"
+	# the arm64 guest has the KUnit suite built in: not for this boot
+	[ "$arch" = x86_64 ] || words="$words kunit.enable=0"
 	size=$(( 64 << 20 ))
 	tmo=$(( ${JTSC_TIMER_MS:-240000} / 1000 + 180 ))
 	;;
@@ -95,7 +115,7 @@ if [ "$mode" = afalg ]; then
 	exit 1
 fi
 
-where="QEMU $(qemu-system-x86_64 --version | head -1 | awk '{print $4}') TCG guest, -cpu qemu64,-rdrand,-rdseed -smp 2, on $(host_cpu)"
+where="QEMU $($qemu --version | head -1 | awk '{print $4}') TCG guest, $machine, on $(host_cpu)"
 ns() { awk -v n="$1" '$1==n{ if ($4) printf "%.2f", $3/$4 }' "$out/meta"; }
 cnt() { awk -v n="$1" '$1==n{print $4}' "$out/meta"; }
 if [ ! -s "$out/spec_raw.bin" ] && [ ! -s "$out/timer_raw.bin" ]; then
@@ -105,21 +125,21 @@ fi
 if [ -s "$out/spec_raw.bin" ]; then
 	echo "guest: estimating spec_raw ($(cnt spec_raw) samples, about a minute)"
 	"$M/ea_noniid" -t u8 "$out/spec_raw.bin" > "$out/spec_raw.ea"
-	set_results guest.spec.samples "$(cnt spec_raw)"
-	set_results guest.spec.ns_per_sample "$(ns spec_raw)"
-	set_hmin guest.spec "$out/spec_raw.ea" "$where"
+	set_results $key.spec.samples "$(cnt spec_raw)"
+	set_results $key.spec.ns_per_sample "$(ns spec_raw)"
+	set_hmin $key.spec "$out/spec_raw.ea" "$where"
 fi
 if [ -s "$out/timer_raw.bin" ]; then
 	echo "guest: estimating timer_raw ($(cnt timer_raw) samples)"
 	"$M/ea_noniid" -t u8 "$out/timer_raw.bin" > "$out/timer_raw.ea"
-	set_results guest.timer.samples "$(cnt timer_raw)"
-	set_results guest.timer.ns_per_sample "$(ns timer_raw)"
-	set_hmin guest.timer "$out/timer_raw.ea" "$where"
+	set_results $key.timer.samples "$(cnt timer_raw)"
+	set_results $key.timer.ns_per_sample "$(ns timer_raw)"
+	set_hmin $key.timer "$out/timer_raw.ea" "$where"
 fi
-set_results guest.where "$where"
-set_results guest.date "$(date -u +%Y-%m-%dT%H:%MZ)"
+set_results $key.where "$where"
+set_results $key.date "$(date -u +%Y-%m-%dT%H:%MZ)"
 kver=$(file -b "$kernel" 2>/dev/null | sed -n 's/.*version \([^,]*\),.*/\1/p')
-set_results guest.kernel "${kver:-$kernel} ($kernel)"
-set_results guest.transport "$via"
-set_results guest.loadavg "$(cut -d' ' -f1 /proc/loadavg) at the end of the run (TCG rates slow down under host load)"
-grep '^guest\.' "$RESULTS"
+set_results $key.kernel "${kver:-$kernel} ($kernel)"
+set_results $key.transport "$via"
+set_results $key.loadavg "$(cut -d' ' -f1 /proc/loadavg) at the end of the run (TCG rates slow down under host load)"
+grep "^$key\\." "$RESULTS"
