@@ -2224,7 +2224,6 @@ static void jtsc_generate_sizes_test(struct kunit *test)
 			"private instance");
 }
 
-/* The same through the crypto API, from the real collectors: no stubs. */
 /*
  * The registered instance draws on the speculative collector where there is
  * one (x86-64) and on the timer collector alone elsewhere: a few hundred
@@ -2236,6 +2235,7 @@ static bool jtsc_test_timer_only(void)
 	return !IS_ENABLED(CONFIG_X86_64);
 }
 
+/* The same through the crypto API, from the real collectors: no stubs. */
 static void jtsc_crypto_sizes_test(struct kunit *test)
 {
 	const struct jtsc_size_case *c = test->param_value;
