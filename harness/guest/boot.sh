@@ -26,9 +26,10 @@ x86_64)	qbin=qemu-system-x86_64 qpkg=qemu-system-x86 con=ttyS0 ;;
 arm64)	qbin=qemu-system-aarch64 qpkg=qemu-system-arm con=ttyAMA0 ;;
 *)	echo "boot: unknown JTSC_ARCH $arch" >&2; exit 2 ;;
 esac
+apt=(apt-get -o DPkg::Lock::Timeout=600)	# wait for another install
 command -v $qbin >/dev/null ||
-	apt-get install -y -q $qpkg >/dev/null ||
-	{ apt-get update -q >/dev/null && apt-get install -y -q $qpkg >/dev/null; } ||
+	"${apt[@]}" install -y -q $qpkg >/dev/null ||
+	{ "${apt[@]}" update -q >/dev/null && "${apt[@]}" install -y -q $qpkg >/dev/null; } ||
 	{ echo "boot: $qbin missing" >&2; exit 2; }
 mkdir -p "$(dirname "$log")"
 
@@ -39,7 +40,7 @@ fi
 # jtsc.accel only tells the report how the timings were taken
 append="console=$con random.trust_cpu=off random.trust_bootloader=off panic=-1 jtsc.accel=$accel $*"
 
-# shellcheck disable=SC2054,SC2206 # commas are qemu syntax; JTSC_QEMU_ARGS is word-split
+# shellcheck disable=SC2054 # commas are qemu syntax
 case $arch in
 x86_64)	machine=(-M pc -accel "$accel" -cpu qemu64,-rdrand,-rdseed) ;;
 arm64)	machine=(-M virt,dtb-randomness=off -accel tcg -cpu cortex-a57) ;;

@@ -18,10 +18,11 @@ for ko in "${kos[@]}"; do [ -f "$ko" ] || { echo "mkinitramfs: no $ko" >&2; exit
 mkdir -p "$(dirname "$out")"
 out=$(cd "$(dirname "$out")" && pwd)/$(basename "$out")
 
+apt=(apt-get -o DPkg::Lock::Timeout=600)	# wait for another install
 install_pkg() {
 	echo "mkinitramfs: installing $1" >&2
-	apt-get -o DPkg::Lock::Timeout=600 install -y -q "$1" >/dev/null || {
-		apt-get -o DPkg::Lock::Timeout=600 update -q >/dev/null && apt-get -o DPkg::Lock::Timeout=600 install -y -q "$1" >/dev/null; }
+	"${apt[@]}" install -y -q "$1" >/dev/null || {
+		"${apt[@]}" update -q >/dev/null && "${apt[@]}" install -y -q "$1" >/dev/null; }
 }
 need() {	# need CMD PACKAGE: install PACKAGE when CMD is missing
 	command -v "$1" >/dev/null 2>&1 || install_pkg "$2"
