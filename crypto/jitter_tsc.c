@@ -30,6 +30,22 @@
  * nothing derived from the counter's value, is what the SP 800-90B
  * estimators assessed, what the health tests see and what is credited.
  *
+ * Instances, failover and locking. An instance (struct jtsc_rng) has its
+ * own health-test state, LFSR and pool for each collector, and one mutex
+ * that guards all of it: collection sleeps in the timer collector, and
+ * every generate or pull takes exactly one instance's mutex, never two.
+ * random.c pulls from an instance of its own, set up at boot; the
+ * crypto_rng draws on one instance per CPU (up to JTSC_MAX_SHARDS, then
+ * CPUs share them), picked by the CPU the request starts on, so readers
+ * on different CPUs collect in parallel and none of them waits for, or
+ * slows, random.c. The instances of a group share only which collectors
+ * passed a startup test and which failed permanently (struct jtsc_group,
+ * atomic bit operations, no lock). A collector that fails permanently on
+ * one instance is dead for all of them, since it is the same noise source;
+ * each then starts the next collector left, speculative before timer,
+ * after that collector's startup test on that instance. Only when none is
+ * left is the failure permanent.
+ *
  * The entropy claim, in one paragraph: every raw sample is credited with a
  * fixed, measured fraction of a bit (jtsc_params[].credit), at most half of
  * the lowest min-entropy that the SP 800-90B non-IID estimators found for
@@ -217,6 +233,14 @@ enum {
 	JTSC_BLOCK_SIZE = SHA256_DIGEST_SIZE,
 	JTSC_OVERSAMPLE = 2,
 	JTSC_BLOCK_CREDIT = (JTSC_BLOCK_SIZE * 8 * JTSC_OVERSAMPLE) << JTSC_ENTROPY_SHIFT,
+
+	/*
+	 * Instances the crypto_rng spreads its readers over, by CPU: enough
+	 * for readers on 8 CPUs to collect in parallel, few enough that the
+	 * speculative collector's 8 MiB buffer, allocated by an instance when
+	 * it is first used, takes at most 64 MiB.
+	 */
+	JTSC_MAX_SHARDS = 8,
 
 	/* Largest request of jitter_tsc_pull(), in words. */
 	JTSC_PULL_MAX_WORDS = JITTER_TSC_PULL_MAX / sizeof(u64),
@@ -847,6 +871,7 @@ static int jtsc_collect_counted(struct jtsc_rng *rng, enum jtsc_source src)
 static u8 jtsc_boot_raw[JTSC_NR_SOURCES][JTSC_STARTUP_SAMPLES];
 #endif
 
+static struct jtsc_group jtsc_group;
 static struct jtsc_rng jtsc_global;
 
 static void jtsc_capture_boot(struct jtsc_rng *rng, enum jtsc_source src, unsigned int at)
@@ -891,8 +916,8 @@ static const char *jtsc_verify(struct jtsc_rng *rng, enum jtsc_source src)
  * window's end if none is: the samples a run is predicted from are as
  * suspect as the run. Output draws on tested words only. Any failure wipes
  * the whole pool. All of it is under rng->lock, a mutex since the timer
- * collector sleeps; requests are served one block at a time so that many
- * readers take turns.
+ * collector sleeps; requests are served one block at a time so that
+ * readers of one instance take turns.
  *
  *********************************************************************/
 
@@ -916,9 +941,77 @@ static void jtsc_wipe(struct jtsc_rng *rng)
 	rng->pending = 0;
 }
 
+/* The first collector of @g that is not dead, JTSC_NR_SOURCES if none. */
+static enum jtsc_source jtsc_first_alive(const struct jtsc_group *g)
+{
+	unsigned long alive = g->usable & ~READ_ONCE(g->dead);
+
+	return alive ? __ffs(alive) : JTSC_NR_SOURCES;
+}
+
+/* No collector of the group is left: this instance fails for good. */
+static int __cold jtsc_exhausted(struct jtsc_rng *rng)
+{
+	jtsc_wipe(rng);
+	rng->started = false;
+	kvfree(rng->mem);
+	rng->mem = NULL;
+	WRITE_ONCE(rng->failed, true);
+	return -EFAULT;
+}
+
+/*
+ * Start the first collector of the group still alive on @rng: its startup
+ * test runs on this instance, whatever other instances found, since this
+ * instance's health tests must see it before its words count. One that
+ * fails is dead for the whole group, and the next one is tried.
+ * Called with rng->lock held, or before @rng is published.
+ */
+static int jtsc_start(struct jtsc_rng *rng)
+{
+	struct jtsc_group *g = rng->group;
+	enum jtsc_source src;
+	const char *why;
+
+	jtsc_wipe(rng);
+	rng->started = false;
+	while ((src = jtsc_first_alive(g)) < JTSC_NR_SOURCES) {
+		if (JTSC_SPEC_MEM_SIZE && src == JTSC_SRC_SPEC && !rng->mem) {
+			rng->mem = kvzalloc(JTSC_SPEC_MEM_SIZE, GFP_KERNEL);
+			if (!rng->mem)
+				return -ENOMEM;
+		}
+		why = jtsc_verify(rng, src);
+		if (!why) {
+			if (src != JTSC_SRC_SPEC) {
+				kvfree(rng->mem);
+				rng->mem = NULL;
+			}
+			set_bit(src, &g->verified);
+			rng->active = src;
+			rng->started = true;
+			return 0;
+		}
+		if (!test_and_set_bit(src, &g->dead))
+			pr_info("%s collector disabled: %s\n", jtsc_params[src].name, why);
+	}
+	return jtsc_exhausted(rng);
+}
+
+/*
+ * A health test of @src failed on @rng. An intermittent failure discards
+ * what was not handed out, and the startup test runs again. A permanent one
+ * kills the collector for the whole group, with one log line saying what
+ * happens next: the next collector left takes over on the next request,
+ * after its startup test on this instance, or there is none.
+ */
 static int __cold jtsc_failed(struct jtsc_rng *rng, enum jtsc_source src,
 			      enum jtsc_health_result res)
 {
+	struct jtsc_group *g = rng->group;
+	enum jtsc_source next;
+	bool first;
+
 	jtsc_wipe(rng);
 	if (res == JTSC_HEALTH_INTERMITTENT) {
 		rng->stats[src].intermittent++;
@@ -927,10 +1020,19 @@ static int __cold jtsc_failed(struct jtsc_rng *rng, enum jtsc_source src,
 		return -EAGAIN;
 	}
 	rng->stats[src].permanent++;
-	WRITE_ONCE(rng->failed, true);
-	pr_err("%s collector: permanent health-test failure, no further output\n",
-	       jtsc_params[src].name);
-	return -EFAULT;
+	rng->started = false;
+	first = !test_and_set_bit(src, &g->dead);
+	next = jtsc_first_alive(g);
+	if (next == JTSC_NR_SOURCES) {
+		if (first)
+			pr_err("%s collector: permanent health-test failure, no collector left: no further output\n",
+			       jtsc_params[src].name);
+		return jtsc_exhausted(rng);
+	}
+	if (first)
+		pr_err("%s collector: permanent health-test failure, failing over to the %s collector\n",
+		       jtsc_params[src].name, jtsc_params[next].name);
+	return -EAGAIN;
 }
 
 /*
@@ -992,7 +1094,10 @@ static int jtsc_add_words(struct jtsc_rng *rng)
 	return 0;
 }
 
-/* Collect until @words tested words are in the pool. */
+/*
+ * Collect until @words tested words are in the pool, from the collector the
+ * instance has started.
+ */
 static int jtsc_fill(struct jtsc_rng *rng, unsigned int words)
 {
 	int ret;
@@ -1000,6 +1105,20 @@ static int jtsc_fill(struct jtsc_rng *rng, unsigned int words)
 	lockdep_assert_held(&rng->lock);
 	if (rng->failed)
 		return -EFAULT;
+	/*
+	 * A shard's first request starts its collector. One that another
+	 * instance found dead is dropped with everything it made, and the
+	 * request that sees it fails as on an intermittent failure.
+	 */
+	if (unlikely(!rng->started || test_bit(rng->active, &rng->group->dead))) {
+		bool failover = rng->started;
+
+		ret = jtsc_start(rng);
+		if (ret)
+			return ret;
+		if (failover)
+			return -EAGAIN;
+	}
 	while (rng->tested < words) {
 		ret = jtsc_add_words(rng);
 		if (ret)
@@ -1029,9 +1148,11 @@ static void jtsc_consume(struct jtsc_rng *rng, unsigned int words, unsigned int 
  * carrying JTSC_OVERSAMPLE times its size in credited entropy.
  *
  * Context: Process context; sleeps.
- * Return: 0 on success; -EAGAIN after an intermittent health-test failure
- * (the caller may retry); -EFAULT after a permanent one, now and forever.
- * On error no output is left in @dst.
+ * Return: 0 on success; -EAGAIN after an intermittent health-test failure,
+ * or a permanent one with another collector left to take over (the caller
+ * may retry); -ENOMEM if the speculative collector's buffer could not be
+ * allocated; -EFAULT once no collector is left, now and forever. On error
+ * no output is left in @dst.
  */
 VISIBLE_IF_KUNIT int jtsc_rng_generate(struct jtsc_rng *rng, u8 *dst, unsigned int len)
 {
@@ -1077,8 +1198,8 @@ EXPORT_SYMBOL_IF_KUNIT(jtsc_rng_generate);
  * Context: Process context; sleeps.
  * Return: the entropy credited to the data stored in @buf, in 1/256 bit;
  * or -EINVAL, -EINTR if a signal arrived while another reader held the
- * instance, -EAGAIN or -EFAULT as for jtsc_rng_generate(), in which case
- * nothing is stored.
+ * instance, -EAGAIN, -ENOMEM or -EFAULT as for jtsc_rng_generate(), in
+ * which case nothing is stored.
  */
 VISIBLE_IF_KUNIT int jtsc_rng_pull(struct jtsc_rng *rng, void *buf, size_t len)
 {
@@ -1103,48 +1224,35 @@ VISIBLE_IF_KUNIT int jtsc_rng_pull(struct jtsc_rng *rng, void *buf, size_t len)
 EXPORT_SYMBOL_IF_KUNIT(jtsc_rng_pull);
 #endif
 
+/* @rng, zeroed, joins @g; its first request starts a collector. */
+static void jtsc_rng_attach(struct jtsc_rng *rng, struct jtsc_group *g)
+{
+	mutex_init(&rng->lock);
+	rng->group = g;
+}
+
 /**
- * jtsc_rng_init() - Verify the collectors and set up an instance
+ * jtsc_rng_init() - Set up an instance and start its first collector
  * @rng: the instance, zeroed
- * @collectors: JTSC_COLLECT_* bits of the collectors to try
+ * @g: the group it belongs to, set up by jtsc_group_init()
  *
- * Checks the cycle counter, then runs the startup test of each collector
- * asked for. A collector that fails is disabled with one log line saying
- * why. Output is drawn from the speculative collector when it passed,
- * since it is the faster one, else from the timer one.
+ * Runs the startup test of the first collector of @g left, the speculative
+ * one before the timer one since it is the faster; one that fails is
+ * disabled for the group with one log line saying why, and the next one is
+ * tried. A collector that is not needed is not tested now: it runs its
+ * startup test on an instance when it takes over there, and a test run at
+ * boot would neither be relied on then nor spare that one.
  *
  * Context: Process context; sleeps.
- * Return: 0, or -ENODEV if no collector passed.
+ * Return: 0, -ENOMEM, or -ENODEV if no collector passed.
  */
-VISIBLE_IF_KUNIT int jtsc_rng_init(struct jtsc_rng *rng, unsigned int collectors)
+VISIBLE_IF_KUNIT int jtsc_rng_init(struct jtsc_rng *rng, struct jtsc_group *g)
 {
-	enum jtsc_source src;
-	const char *why;
+	int ret;
 
-	mutex_init(&rng->lock);
-	rng->collectors = 0;
-	if (collectors && jtsc_counter_check())
-		return -ENODEV;
-	if (JTSC_SPEC_MEM_SIZE && (collectors & JTSC_COLLECT_SPEC))
-		rng->mem = kvzalloc(JTSC_SPEC_MEM_SIZE, GFP_KERNEL);
-	for (src = 0; src < JTSC_NR_SOURCES; src++) {
-		if (!(collectors & BIT(src)))
-			continue;
-		why = jtsc_verify(rng, src);
-		if (why) {
-			pr_info("%s collector disabled: %s\n", jtsc_params[src].name, why);
-			continue;
-		}
-		rng->collectors |= BIT(src);
-	}
-	if (!(rng->collectors & JTSC_COLLECT_SPEC)) {
-		kvfree(rng->mem);
-		rng->mem = NULL;
-	}
-	if (!rng->collectors)
-		return -ENODEV;
-	rng->active = rng->collectors & JTSC_COLLECT_SPEC ? JTSC_SRC_SPEC : JTSC_SRC_TIMER;
-	return 0;
+	jtsc_rng_attach(rng, g);
+	ret = jtsc_start(rng);
+	return ret == -EFAULT ? -ENODEV : ret;
 }
 EXPORT_SYMBOL_IF_KUNIT(jtsc_rng_init);
 
@@ -1162,13 +1270,92 @@ VISIBLE_IF_KUNIT void jtsc_rng_destroy(struct jtsc_rng *rng)
 }
 EXPORT_SYMBOL_IF_KUNIT(jtsc_rng_destroy);
 
+/**
+ * jtsc_group_destroy() - Wipe and free the shards of a group
+ * @g: the group
+ *
+ * Context: Process context; no other user of @g may remain.
+ */
+VISIBLE_IF_KUNIT void jtsc_group_destroy(struct jtsc_group *g)
+{
+	unsigned int i;
+
+	for (i = 0; g->shards && i < g->nr_shards; i++) {
+		if (!g->shards[i])
+			continue;
+		jtsc_rng_destroy(g->shards[i]);
+		kfree(g->shards[i]);
+	}
+	kfree(g->shards);
+	memset(g, 0, sizeof(*g));
+}
+EXPORT_SYMBOL_IF_KUNIT(jtsc_group_destroy);
+
+/**
+ * jtsc_group_init() - Set up a group and its shards
+ * @g: the group, zeroed
+ * @collectors: JTSC_COLLECT_* bits of the collectors its instances may try
+ * @nr_shards: instances for the crypto_rng, none for a group that serves
+ *	only instances set up with jtsc_rng_init()
+ *
+ * Checks the cycle counter. The shards start a collector on first use.
+ *
+ * Context: Process context; sleeps.
+ * Return: 0, -ENOMEM, or -ENODEV if the counter is unfit or no collector
+ * is asked for.
+ */
+VISIBLE_IF_KUNIT int jtsc_group_init(struct jtsc_group *g, unsigned int collectors,
+				     unsigned int nr_shards)
+{
+	unsigned int i;
+
+	if (!collectors || jtsc_counter_check())
+		return -ENODEV;
+	g->usable = collectors;
+	if (!nr_shards)
+		return 0;
+	g->shards = kcalloc(nr_shards, sizeof(*g->shards), GFP_KERNEL);
+	if (!g->shards)
+		return -ENOMEM;
+	g->nr_shards = nr_shards;
+	for (i = 0; i < nr_shards; i++) {
+		/* Each on its own: their mutexes are taken on different CPUs. */
+		g->shards[i] = kzalloc(sizeof(*g->shards[i]), GFP_KERNEL);
+		if (!g->shards[i]) {
+			jtsc_group_destroy(g);
+			return -ENOMEM;
+		}
+		jtsc_rng_attach(g->shards[i], g);
+	}
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(jtsc_group_init);
+
+/**
+ * jtsc_group_shard() - The shard of a group for the current CPU
+ * @g: a group with shards
+ *
+ * Any shard would be correct, each is locked on its own; the one of the CPU
+ * the request starts on keeps readers on different CPUs apart. A reader
+ * that then migrates keeps its shard.
+ *
+ * Context: Any context.
+ * Return: the shard.
+ */
+VISIBLE_IF_KUNIT struct jtsc_rng *jtsc_group_shard(const struct jtsc_group *g)
+{
+	return g->shards[raw_smp_processor_id() % g->nr_shards];
+}
+EXPORT_SYMBOL_IF_KUNIT(jtsc_group_shard);
+
 /*********************************************************************
  *
  * Interfaces
  *
- * The crypto_rng "jitter_tsc", backed by one global instance that all
- * transforms share; jitter_tsc_pull() for random.c; and, with
- * CONFIG_CRYPTO_JITTER_TSC_DEBUGFS, raw samples and counters in debugfs.
+ * The crypto_rng "jitter_tsc", backed by the shards of jtsc_group, one per
+ * CPU; jitter_tsc_pull() for random.c, from jtsc_global, the group's
+ * instance set up at boot; and, with CONFIG_CRYPTO_JITTER_TSC_DEBUGFS, raw
+ * samples and counters in debugfs.
  *
  *********************************************************************/
 
@@ -1219,10 +1406,23 @@ int jitter_tsc_pull(void *buf, size_t len)
 }
 #endif
 
+/**
+ * jtsc_kcapi_group() - The group the crypto_rng draws on
+ *
+ * Context: Any context.
+ * Return: jtsc_group, unless the KUnit suite has put one of its own here.
+ */
+VISIBLE_IF_KUNIT struct jtsc_group *jtsc_kcapi_group(void)
+{
+	KUNIT_STATIC_STUB_REDIRECT(jtsc_kcapi_group);
+	return &jtsc_group;
+}
+EXPORT_SYMBOL_IF_KUNIT(jtsc_kcapi_group);
+
 static int jtsc_kcapi_generate(struct crypto_rng *tfm, const u8 *src,
 			       unsigned int slen, u8 *dst, unsigned int dlen)
 {
-	return jtsc_rng_generate(&jtsc_global, dst, dlen);
+	return jtsc_rng_generate(jtsc_group_shard(jtsc_kcapi_group()), dst, dlen);
 }
 
 /*
@@ -1263,14 +1463,14 @@ static ssize_t jtsc_raw_read(struct file *file, char __user *ubuf, size_t count,
 	u8 *buf;
 	int ret;
 
-	if (!(rng->collectors & BIT(src)))
+	if (!(jtsc_group.usable & BIT(src)))
 		return -ENODEV;
 	if (!n)
 		return -EINVAL;
 	buf = kmalloc(n, GFP_KERNEL);
 	if (!buf)
 		return -ENOMEM;
-	/* The speculative collector's buffer is the instance's. */
+	/* The speculative collector's buffer is the instance's, if it has one. */
 	mutex_lock(&rng->lock);
 	ret = jtsc_params[src].collect(buf, n, rng->mem);
 	mutex_unlock(&rng->lock);
@@ -1306,31 +1506,90 @@ static const struct file_operations jtsc_boot_fops = {
 	.llseek = default_llseek,
 };
 
-static int jtsc_stats_show(struct seq_file *m, void *v)
+/* Adds the counters of @rng to @sum, under its lock. */
+static void jtsc_stats_add(struct jtsc_stats *sum, struct jtsc_rng *rng)
 {
-	struct jtsc_rng *rng = &jtsc_global;
 	enum jtsc_source src;
 
 	mutex_lock(&rng->lock);
-	seq_printf(m, "active %s\n", jtsc_params[rng->active].name);
-	seq_printf(m, "failed %d\n", rng->failed);
 	for (src = 0; src < JTSC_NR_SOURCES; src++) {
-		const char *name = jtsc_params[src].name;
-
-		seq_printf(m, "%s.enabled %d\n", name, !!(rng->collectors & BIT(src)));
-		seq_printf(m, "%s.credit_per_sample_256ths %u\n", name, jtsc_params[src].credit);
-		seq_printf(m, "%s.samples %llu\n", name, rng->stats[src].samples);
-		seq_printf(m, "%s.collect_ns %llu\n", name, rng->stats[src].collect_ns);
-		seq_printf(m, "%s.intermittent_failures %llu\n", name,
-			   rng->stats[src].intermittent);
-		seq_printf(m, "%s.permanent_failures %llu\n", name, rng->stats[src].permanent);
-		seq_printf(m, "%s.bits_credited %llu\n", name,
-			   rng->stats[src].credited >> JTSC_ENTROPY_SHIFT);
+		sum[src].samples += rng->stats[src].samples;
+		sum[src].collect_ns += rng->stats[src].collect_ns;
+		sum[src].intermittent += rng->stats[src].intermittent;
+		sum[src].permanent += rng->stats[src].permanent;
+		sum[src].credited += rng->stats[src].credited;
 	}
 	mutex_unlock(&rng->lock);
+}
+
+/*
+ * The counters of every instance added up, taking their locks one at a
+ * time. "active" is the collector new requests start on.
+ */
+static int jtsc_stats_show(struct seq_file *m, void *v)
+{
+	struct jtsc_stats sum[JTSC_NR_SOURCES] = {};
+	struct jtsc_group *g = &jtsc_group;
+	enum jtsc_source src, alive = jtsc_first_alive(g);
+	unsigned int i;
+
+	jtsc_stats_add(sum, &jtsc_global);
+	for (i = 0; i < g->nr_shards; i++)
+		jtsc_stats_add(sum, g->shards[i]);
+	seq_printf(m, "active %s\n", alive < JTSC_NR_SOURCES ? jtsc_params[alive].name : "none");
+	seq_printf(m, "failed %d\n", alive == JTSC_NR_SOURCES);
+	seq_printf(m, "shards %u\n", g->nr_shards);
+	for (src = 0; src < JTSC_NR_SOURCES; src++) {
+		const char *name = jtsc_params[src].name;
+		bool dead = test_bit(src, &g->dead);
+
+		seq_printf(m, "%s.enabled %d\n", name, (g->usable & BIT(src)) && !dead);
+		seq_printf(m, "%s.verified %d\n", name, test_bit(src, &g->verified));
+		seq_printf(m, "%s.dead %d\n", name, dead);
+		seq_printf(m, "%s.credit_per_sample_256ths %u\n", name, jtsc_params[src].credit);
+		seq_printf(m, "%s.samples %llu\n", name, sum[src].samples);
+		seq_printf(m, "%s.collect_ns %llu\n", name, sum[src].collect_ns);
+		seq_printf(m, "%s.intermittent_failures %llu\n", name, sum[src].intermittent);
+		seq_printf(m, "%s.permanent_failures %llu\n", name, sum[src].permanent);
+		seq_printf(m, "%s.bits_credited %llu\n", name,
+			   sum[src].credited >> JTSC_ENTROPY_SHIFT);
+	}
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(jtsc_stats);
+
+#if IS_BUILTIN(CONFIG_CRYPTO_JITTER_TSC)
+/*
+ * One pull of JITTER_TSC_PULL_MAX bytes from random.c's instance, as
+ * random.c makes them, timed: "<ns> <bits credited>". The data is wiped,
+ * never shown. `make bench` times it with and without AF_ALG readers.
+ */
+static ssize_t jtsc_pull_read(struct file *file, char __user *ubuf, size_t count,
+			      loff_t *ppos)
+{
+	u64 words[JTSC_PULL_MAX_WORDS], t0;
+	char line[48];
+	int ret, len;
+
+	if (*ppos)
+		return 0;
+	t0 = local_clock();
+	ret = jitter_tsc_pull(words, sizeof(words));
+	t0 = local_clock() - t0;
+	memzero_explicit(words, sizeof(words));
+	if (ret < 0)
+		return ret;
+	len = scnprintf(line, sizeof(line), "%llu %d\n", t0, ret);
+	return simple_read_from_buffer(ubuf, count, ppos, line, len);
+}
+
+static const struct file_operations jtsc_pull_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.read = jtsc_pull_read,
+	.llseek = noop_llseek,
+};
+#endif
 
 static void jtsc_debugfs_init(void)
 {
@@ -1344,6 +1603,9 @@ static void jtsc_debugfs_init(void)
 	debugfs_create_file("boot_timer_raw", 0400, jtsc_debugfs,
 			    (void *)(uintptr_t)JTSC_SRC_TIMER, &jtsc_boot_fops);
 	debugfs_create_file("stats", 0400, jtsc_debugfs, NULL, &jtsc_stats_fops);
+#if IS_BUILTIN(CONFIG_CRYPTO_JITTER_TSC)
+	debugfs_create_file("pull_ns", 0400, jtsc_debugfs, NULL, &jtsc_pull_fops);
+#endif
 }
 
 static void jtsc_debugfs_exit(void)
@@ -1386,18 +1648,25 @@ static int __init jtsc_setup(void)
 		ret = -ENODEV;
 		goto out;
 	}
-	ret = jtsc_rng_init(&jtsc_global, jtsc_parse_collectors());
+	ret = jtsc_group_init(&jtsc_group, jtsc_parse_collectors(),
+			      min_t(unsigned int, nr_cpu_ids, JTSC_MAX_SHARDS));
+	/* The boot-time startup test, on random.c's instance. */
+	if (!ret)
+		ret = jtsc_rng_init(&jtsc_global, &jtsc_group);
 	if (!ret)
 		ret = crypto_register_rng(&jtsc_alg);
 	if (ret) {
 		jtsc_rng_destroy(&jtsc_global);
+		jtsc_group_destroy(&jtsc_group);
 		pr_info("not registering: %s\n",
-			ret == -ENODEV ? "no usable collector" : "crypto API error");
+			ret == -ENODEV ? "no usable collector" :
+			ret == -ENOMEM ? "out of memory" : "crypto API error");
 		goto out;
 	}
 	jtsc_debugfs_init();
-	pr_info("ready, drawing on the %s collector at %u/256 bit per raw sample\n",
-		jtsc_params[jtsc_global.active].name, jtsc_params[jtsc_global.active].credit);
+	pr_info("ready, drawing on the %s collector at %u/256 bit per raw sample, %u shards\n",
+		jtsc_params[jtsc_global.active].name, jtsc_params[jtsc_global.active].credit,
+		jtsc_group.nr_shards);
 out:
 	/* The instance is set up: pairs with the acquires in jitter_tsc_pull(). */
 	smp_store_release(&jtsc_status, ret);
@@ -1433,6 +1702,7 @@ static void __exit jtsc_mod_exit(void)
 	jtsc_debugfs_exit();
 	crypto_unregister_rng(&jtsc_alg);
 	jtsc_rng_destroy(&jtsc_global);
+	jtsc_group_destroy(&jtsc_group);
 }
 
 /*

@@ -27,7 +27,7 @@ enum jtsc_source {
 	JTSC_NR_SOURCES
 };
 
-/* Bit masks of enum jtsc_source, as taken by jtsc_rng_init(). */
+/* Bit masks of enum jtsc_source, as taken by jtsc_group_init(). */
 #define JTSC_COLLECT_SPEC	BIT(JTSC_SRC_SPEC)
 #define JTSC_COLLECT_TIMER	BIT(JTSC_SRC_TIMER)
 #define JTSC_COLLECT_ALL	(JTSC_COLLECT_SPEC | JTSC_COLLECT_TIMER)
@@ -147,12 +147,37 @@ struct jtsc_stats {
 /* Raw samples taken by one call of a collector. */
 #define JTSC_BATCH		512
 
+struct jtsc_rng;
+
+/**
+ * struct jtsc_group - What the instances of one jitter_tsc share
+ * @usable: enum jtsc_source bits of the collectors that may be tried
+ * @verified: bits of those that passed a startup test on some instance
+ * @dead: bits of those that failed permanently, on any instance: none of
+ *	the group's instances draws on them again
+ * @nr_shards: instances in @shards
+ * @shards: the instances the crypto_rng draws on, chosen by CPU; a group
+ *	may have none, and other instances set up with jtsc_rng_init()
+ *
+ * @usable and @shards are set before the group is published and are
+ * read-only after; @verified and @dead only gain bits, by atomic bit
+ * operations. No lock guards the group.
+ */
+struct jtsc_group {
+	unsigned long usable;
+	unsigned long verified;
+	unsigned long dead;
+	unsigned int nr_shards;
+	struct jtsc_rng **shards;
+};
+
 /**
  * struct jtsc_rng - One jitter_tsc instance
  * @lock: serialises everything below; collection may sleep
- * @collectors: enum jtsc_source bits that passed runtime verification
- * @active: the collector data is drawn from
- * @failed: a permanent health-test failure happened; sticky
+ * @group: the group the instance belongs to
+ * @active: the collector data is drawn from, once @started
+ * @started: @active passed its startup test on this instance
+ * @failed: no collector of the group is left; sticky
  * @health: health-test state per collector
  * @stats: counters per collector
  * @mem: the speculative collector's buffer, or NULL
@@ -165,8 +190,9 @@ struct jtsc_stats {
  */
 struct jtsc_rng {
 	struct mutex lock; /* see above */
-	unsigned int collectors;
+	struct jtsc_group *group;
 	enum jtsc_source active;
+	bool started;
 	bool failed;
 	struct jtsc_health health[JTSC_NR_SOURCES];
 	struct jtsc_stats stats[JTSC_NR_SOURCES];
@@ -190,8 +216,13 @@ u64 jtsc_read_counter(void);
 int jtsc_counter_check(void);
 int jtsc_spec_collect(u8 *samples, unsigned int n, void *mem);
 int jtsc_timer_collect(u8 *samples, unsigned int n, void *mem);
-int jtsc_rng_init(struct jtsc_rng *rng, unsigned int collectors);
+int jtsc_rng_init(struct jtsc_rng *rng, struct jtsc_group *g);
 void jtsc_rng_destroy(struct jtsc_rng *rng);
+int jtsc_group_init(struct jtsc_group *g, unsigned int collectors,
+		    unsigned int nr_shards);
+void jtsc_group_destroy(struct jtsc_group *g);
+struct jtsc_rng *jtsc_group_shard(const struct jtsc_group *g);
+struct jtsc_group *jtsc_kcapi_group(void);
 int jtsc_rng_generate(struct jtsc_rng *rng, u8 *dst, unsigned int len);
 int jtsc_rng_pull(struct jtsc_rng *rng, void *buf, size_t len);
 #endif
