@@ -110,6 +110,23 @@ static unsigned int jtsc_test_block_words(enum jtsc_source src)
 	return DIV_ROUND_UP(JTSC_TEST_BLOCK_CREDIT, jtsc_test_word_credit(src));
 }
 
+/*
+ * The credits, written out as Documentation/crypto/jitter_tsc.rst and the
+ * changelogs state them, in 1/256 bit, rather than read back from
+ * jtsc_params[]: a change of any credit, or of what a word or a block
+ * carries, fails jtsc_credit_pinned_test until the claim changes with it.
+ */
+static const struct {
+	unsigned int sample;	/* per raw sample */
+	unsigned int word;	/* per pool word */
+	unsigned int block;	/* per output block of 32 bytes */
+} jtsc_test_pinned[] = {
+	/* 32 samples a word; 23 words (517.5 bits) a block */
+	[JTSC_SRC_SPEC] = { 180, 5760, 132480 },
+	/* 512 samples a word; 128 words (512 bits) a block */
+	[JTSC_SRC_TIMER] = { 2, 1024, 131072 },
+};
+
 static const char *const jtsc_test_result_name[] = {
 	[JTSC_HEALTH_OK] = "OK",
 	[JTSC_HEALTH_INTERMITTENT] = "INTERMITTENT",
@@ -1621,6 +1638,8 @@ struct jtsc_fake {
 	u64 snap_at;
 	u64 snap_released;
 	bool snapped;
+	/* The group jtsc_kcapi_group() returns, once its stub is active. */
+	struct jtsc_group *group;
 };
 
 static struct jtsc_fake *jtsc_fake(void)
@@ -1778,19 +1797,48 @@ static int jtsc_test_counter_fit(void)
 	return 0;
 }
 
-/* An instance on the fakes, set up with jtsc_rng_init(@collectors). */
+KUNIT_DEFINE_ACTION_WRAPPER(jtsc_test_group_destroy, jtsc_group_destroy,
+			    struct jtsc_group *);
+
+/*
+ * A group of @collectors with @nr_shards shards, on whatever the stubs are
+ * now; the result of jtsc_group_init() in *@ret.
+ */
+static struct jtsc_group *jtsc_test_group_init(struct kunit *test,
+					       unsigned int collectors,
+					       unsigned int nr_shards, int *ret)
+{
+	struct jtsc_group *g = kunit_kzalloc(test, sizeof(*g), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, g);
+	*ret = jtsc_group_init(g, collectors, nr_shards);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
+							jtsc_test_group_destroy,
+							g), 0);
+	return g;
+}
+
+/*
+ * An instance on the fakes in a group of its own, of @collectors, set up
+ * with jtsc_rng_init(); the first error of the two in *@ret.
+ */
 static struct jtsc_rng *jtsc_test_rng_init(struct kunit *test,
 					   unsigned int collectors, int *ret)
 {
 	struct jtsc_rng *rng = kunit_kzalloc(test, sizeof(*rng), GFP_KERNEL);
+	struct jtsc_group *g;
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, rng);
 	kunit_activate_static_stub(test, jtsc_counter_check,
 				   jtsc_test_counter_fit);
-	*ret = jtsc_rng_init(rng, collectors);
+	g = jtsc_test_group_init(test, collectors, 0, ret);
+	/* Destroyed before its group: actions run last in, first out. */
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
 							jtsc_test_destroy,
 							rng), 0);
+	rng->group = g;
+	if (!*ret)
+		*ret = jtsc_rng_init(rng, g);
 	return rng;
 }
 
@@ -1859,35 +1907,36 @@ struct jtsc_init_case {
 	enum jtsc_fake_data timer;
 	unsigned int request;
 	int ret;
-	unsigned int collectors;
+	unsigned int verified;	/* collectors that passed a startup test */
+	unsigned int dead;	/* collectors that failed theirs */
 	const char *desc;
 };
 
 static const struct jtsc_init_case jtsc_init_cases[] = {
 	{ JTSC_FAKE_FINE, JTSC_DATA_GOOD, JTSC_DATA_GOOD, JTSC_COLLECT_ALL,
-	  0, JTSC_COLLECT_ALL, "both collectors healthy" },
+	  0, JTSC_COLLECT_SPEC, 0, "both healthy: the speculative one starts, the timer waits" },
 	{ JTSC_FAKE_FINE, JTSC_DATA_GOOD, JTSC_DATA_GOOD, JTSC_COLLECT_SPEC,
-	  0, JTSC_COLLECT_SPEC, "only the speculative collector requested" },
+	  0, JTSC_COLLECT_SPEC, 0, "only the speculative collector requested" },
 	{ JTSC_FAKE_FINE, JTSC_DATA_GOOD, JTSC_DATA_GOOD, JTSC_COLLECT_TIMER,
-	  0, JTSC_COLLECT_TIMER, "only the timer collector requested" },
+	  0, JTSC_COLLECT_TIMER, 0, "only the timer collector requested" },
 	{ JTSC_FAKE_FINE, JTSC_DATA_STUCK, JTSC_DATA_GOOD, JTSC_COLLECT_ALL,
-	  0, JTSC_COLLECT_TIMER, "speculative stuck: disabled, timer kept" },
+	  0, JTSC_COLLECT_TIMER, JTSC_COLLECT_SPEC, "speculative stuck: disabled, timer started" },
 	{ JTSC_FAKE_FINE, JTSC_DATA_GOOD, JTSC_DATA_STUCK, JTSC_COLLECT_ALL,
-	  0, JTSC_COLLECT_SPEC, "timer stuck: disabled, speculative kept" },
+	  0, JTSC_COLLECT_SPEC, 0, "timer stuck: not run while the speculative one serves" },
 	{ JTSC_FAKE_FINE, JTSC_DATA_ABSENT, JTSC_DATA_GOOD, JTSC_COLLECT_ALL,
-	  0, JTSC_COLLECT_TIMER, "no speculative collector on this CPU" },
+	  0, JTSC_COLLECT_TIMER, JTSC_COLLECT_SPEC, "no speculative collector on this CPU" },
 	{ JTSC_FAKE_FINE, JTSC_DATA_STUCK, JTSC_DATA_GOOD, JTSC_COLLECT_SPEC,
-	  -ENODEV, 0, "the only requested collector is stuck" },
+	  -ENODEV, 0, JTSC_COLLECT_SPEC, "the only requested collector is stuck" },
 	{ JTSC_FAKE_FINE, JTSC_DATA_STUCK, JTSC_DATA_STUCK, JTSC_COLLECT_ALL,
-	  -ENODEV, 0, "both collectors stuck" },
+	  -ENODEV, 0, JTSC_COLLECT_ALL, "both collectors stuck" },
 	{ JTSC_FAKE_FINE, JTSC_DATA_GOOD, JTSC_DATA_GOOD, 0,
-	  -ENODEV, 0, "no collector requested" },
+	  -ENODEV, 0, 0, "no collector requested" },
 	{ JTSC_FAKE_CONSTANT, JTSC_DATA_GOOD, JTSC_DATA_GOOD, JTSC_COLLECT_ALL,
-	  -ENODEV, 0, "constant counter: no collector left" },
+	  -ENODEV, 0, 0, "constant counter: no collector left" },
 	{ JTSC_FAKE_COARSE, JTSC_DATA_GOOD, JTSC_DATA_GOOD, JTSC_COLLECT_ALL,
-	  -ENODEV, 0, "coarse counter: no collector left" },
+	  -ENODEV, 0, 0, "coarse counter: no collector left" },
 	{ JTSC_FAKE_SLOW, JTSC_DATA_GOOD, JTSC_DATA_GOOD, JTSC_COLLECT_ALL,
-	  -ENODEV, 0, "slow counter: no collector left" },
+	  -ENODEV, 0, 0, "slow counter: no collector left" },
 };
 
 KUNIT_ARRAY_PARAM_DESC(jtsc_init, jtsc_init_cases, desc);
@@ -1905,16 +1954,19 @@ static void jtsc_fake_data(struct jtsc_fake_src *c, enum jtsc_fake_data data)
 }
 
 /*
- * The counter check, then the startup test of each collector asked for:
- * a collector that fails either is dropped, no collector left is -ENODEV.
- * A healthy collector's startup test takes one predictor window of
- * samples; the speculative one gets the instance's buffer.
+ * The counter check, then the startup test of the first collector asked for
+ * and, if that one fails, of the next: a collector that fails either is
+ * dead for the group, no collector left is -ENODEV, and one that is not
+ * needed is not run. A healthy collector's startup test takes three
+ * predictor windows of samples; the speculative one gets the instance's
+ * buffer.
  */
 static void jtsc_rng_init_test(struct kunit *test)
 {
 	const struct jtsc_init_case *c = test->param_value;
 	struct jtsc_rng *rng = kunit_kzalloc(test, sizeof(*rng), GFP_KERNEL);
 	enum jtsc_source src;
+	struct jtsc_group *g;
 	struct jtsc_fake *f;
 	int ret;
 
@@ -1933,25 +1985,29 @@ static void jtsc_rng_init_test(struct kunit *test)
 		kunit_activate_static_stub(test, jtsc_counter_check,
 					   jtsc_test_counter_fit);
 	}
-	ret = jtsc_rng_init(rng, c->request);
+	g = jtsc_test_group_init(test, c->request, 0, &ret);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
 							jtsc_test_destroy,
 							rng), 0);
+	if (!ret)
+		ret = jtsc_rng_init(rng, g);
 	KUNIT_EXPECT_EQ(test, ret, c->ret);
+	KUNIT_EXPECT_EQ(test, g->verified, (unsigned long)c->verified);
+	KUNIT_EXPECT_EQ(test, g->dead, (unsigned long)c->dead);
 	for (src = 0; src < JTSC_NR_SOURCES; src++) {
 		u64 taken = f->src[src].taken;
 
-		/* A collector not asked for, or after a bad counter, is not run. */
-		if (!(c->request & BIT(src)) || c->counter != JTSC_FAKE_FINE)
+		/* Only a collector that was tried, after a fit counter, runs. */
+		if (!((c->verified | c->dead) & BIT(src)) || c->counter != JTSC_FAKE_FINE)
 			KUNIT_EXPECT_EQ_MSG(test, taken, 0ULL, "%s",
 					    jtsc_params[src].name);
-		if (!(c->collectors & BIT(src)))
+		if (!(c->verified & BIT(src)))
 			continue;
 		KUNIT_EXPECT_EQ_MSG(test, taken, (u64)JTSC_TEST_STARTUP, "%s",
 				    jtsc_params[src].name);
 		KUNIT_EXPECT_EQ(test, rng->stats[src].samples, taken);
 	}
-	if (IS_ENABLED(CONFIG_X86_64) && (c->collectors & JTSC_COLLECT_SPEC)) {
+	if (IS_ENABLED(CONFIG_X86_64) && (c->verified & JTSC_COLLECT_SPEC)) {
 		KUNIT_EXPECT_NOT_NULL(test, rng->mem);
 		KUNIT_EXPECT_PTR_EQ(test, f->src[JTSC_SRC_SPEC].mem, rng->mem);
 	} else {
@@ -1959,9 +2015,9 @@ static void jtsc_rng_init_test(struct kunit *test)
 	}
 	if (ret)
 		return;
-	KUNIT_EXPECT_EQ(test, rng->collectors, c->collectors);
+	KUNIT_EXPECT_TRUE(test, rng->started);
 	KUNIT_EXPECT_FALSE(test, rng->failed);
-	KUNIT_EXPECT_EQ(test, rng->active, c->collectors & JTSC_COLLECT_SPEC ?
+	KUNIT_EXPECT_EQ(test, rng->active, c->verified & JTSC_COLLECT_SPEC ?
 			JTSC_SRC_SPEC : JTSC_SRC_TIMER);
 	KUNIT_EXPECT_EQ(test, rng->tested, 0U);
 	KUNIT_EXPECT_EQ(test, rng->pending, 0U);
@@ -1971,7 +2027,7 @@ static void jtsc_rng_init_test(struct kunit *test)
  * Each deterministic stream is refused by the startup test of either
  * collector, from its first sample or from the middle of the startup
  * window: jtsc_rng_init() of that collector alone is -ENODEV, before the
- * startup window is over, and the other collector is kept.
+ * startup window is over; with both, the other collector serves.
  */
 static void jtsc_det_startup_test(struct kunit *test)
 {
@@ -1992,7 +2048,7 @@ static void jtsc_det_startup_test(struct kunit *test)
 			rng = jtsc_test_rng_init(test, BIT(src), &ret);
 			KUNIT_EXPECT_EQ_MSG(test, ret, -ENODEV, "%s from sample %llu",
 					    jtsc_params[src].name, starts[s]);
-			KUNIT_EXPECT_EQ(test, rng->collectors, 0U);
+			KUNIT_EXPECT_EQ(test, rng->group->verified, 0UL);
 			KUNIT_EXPECT_NULL(test, rng->mem);
 			KUNIT_EXPECT_LT_MSG(test, f->src[src].taken,
 					    (u64)JTSC_TEST_STARTUP,
@@ -2005,9 +2061,12 @@ static void jtsc_det_startup_test(struct kunit *test)
 			f->src[src].script.det_from = starts[s];
 			rng = jtsc_test_rng_init(test, JTSC_COLLECT_ALL, &ret);
 			KUNIT_EXPECT_EQ(test, ret, 0);
-			KUNIT_EXPECT_EQ_MSG(test, rng->collectors, BIT(other),
+			KUNIT_EXPECT_EQ_MSG(test, rng->group->verified, BIT(other),
 					    "%s from sample %llu",
 					    jtsc_params[src].name, starts[s]);
+			/* The timer collector is not run while the other serves. */
+			KUNIT_EXPECT_EQ(test, rng->group->dead,
+					src == JTSC_SRC_SPEC ? BIT(src) : 0UL);
 			KUNIT_EXPECT_EQ(test, rng->active, other);
 			jtsc_test_rng_put(test, rng);
 		}
@@ -2670,6 +2729,287 @@ static void jtsc_rng_permanent_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rng->stats[c->src].permanent, 1ULL);
 }
 
+/* ---- Credit, interleaving and failover ---------------------------------- */
+
+/*
+ * A pull of n words is credited exactly n times the word credit, an output
+ * block exactly its words' credit: neither more nor less than the claim.
+ */
+static void jtsc_credit_pinned_test(struct kunit *test)
+{
+	const struct jtsc_source_case *c = test->param_value;
+	const unsigned int word = jtsc_test_pinned[c->src].word;
+	u64 buf[JITTER_TSC_PULL_MAX / sizeof(u64)];
+	u8 block[SHA256_DIGEST_SIZE];
+	struct jtsc_rng *rng;
+	unsigned int n;
+	u64 before;
+
+	KUNIT_EXPECT_EQ(test, jtsc_params[c->src].credit,
+			jtsc_test_pinned[c->src].sample);
+	jtsc_fake_start(test, JTSC_FAKE_REAL);
+	rng = jtsc_test_rng(test, BIT(c->src));
+	for (n = 1; n <= ARRAY_SIZE(buf); n *= 2) {
+		before = rng->stats[c->src].credited;
+		KUNIT_EXPECT_EQ_MSG(test, jtsc_rng_pull(rng, buf, n * sizeof(u64)),
+				    (int)(n * word), "%u words", n);
+		KUNIT_EXPECT_EQ_MSG(test, rng->stats[c->src].credited - before,
+				    (u64)n * word, "%u words counted", n);
+	}
+	before = rng->stats[c->src].credited;
+	KUNIT_EXPECT_EQ(test, jtsc_rng_generate(rng, block, 1), 0);
+	KUNIT_EXPECT_EQ(test, rng->stats[c->src].credited - before,
+			(u64)jtsc_test_pinned[c->src].block);
+}
+
+/* One step of the interleaving test: a pull of @n words, or @n bytes generated. */
+struct jtsc_step {
+	bool pull;
+	unsigned int n;
+};
+
+static const struct jtsc_step jtsc_steps[] = {
+	{ true, 1 }, { false, 1 }, { true, 3 }, { false, 33 }, { true, 32 },
+	{ false, 64 }, { true, 5 }, { false, 1 }, { true, 32 },
+};
+
+/*
+ * Generate and pull interleaved on one instance take the pool words in
+ * order, each once: each pull returns the next words of the model, each
+ * output block is SHA-256 over the next block's worth of them, and a
+ * request that ends inside a block drops the rest of it. The calls end in
+ * the middle of predictor windows, so that words made but not yet released
+ * (the timer collector's held-back word) are carried from call to call.
+ */
+static void jtsc_interleave_test(struct kunit *test)
+{
+	const struct jtsc_source_case *c = test->param_value;
+	const unsigned int wpb = jtsc_test_block_words(c->src);
+	const unsigned int spw = jtsc_params[c->src].samples_per_word;
+	unsigned int total = 0, pos = 0, most_pending = 0, i, b;
+	u8 out[64], block[SHA256_DIGEST_SIZE];
+	u64 *model, got[32];
+	struct jtsc_rng *rng;
+	struct jtsc_fake *f;
+
+	for (i = 0; i < ARRAY_SIZE(jtsc_steps); i++)
+		total += jtsc_steps[i].pull ? jtsc_steps[i].n :
+			 DIV_ROUND_UP(jtsc_steps[i].n, SHA256_DIGEST_SIZE) * wpb;
+	model = kunit_kmalloc_array(test, total, sizeof(u64), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, model);
+	f = jtsc_fake_start(test, JTSC_FAKE_REAL);
+	rng = jtsc_test_rng(test, BIT(c->src));
+	jtsc_test_model_words(&f->src[c->src].script, JTSC_TEST_STARTUP, spw,
+			      model, total);
+
+	for (i = 0; i < ARRAY_SIZE(jtsc_steps); i++) {
+		const struct jtsc_step *st = &jtsc_steps[i];
+
+		if (st->pull) {
+			KUNIT_ASSERT_EQ_MSG(test, jtsc_rng_pull(rng, got, st->n * sizeof(u64)),
+					    (int)(st->n * jtsc_test_word_credit(c->src)),
+					    "step %u", i);
+			KUNIT_EXPECT_MEMEQ_MSG(test, got, model + pos, st->n * sizeof(u64),
+					       "step %u: pull of %u words", i, st->n);
+			pos += st->n;
+		} else {
+			KUNIT_ASSERT_EQ_MSG(test, jtsc_rng_generate(rng, out, st->n), 0,
+					    "step %u", i);
+			for (b = 0; b * SHA256_DIGEST_SIZE < st->n; b++, pos += wpb) {
+				sha256((const u8 *)(model + pos), wpb * sizeof(u64), block);
+				KUNIT_EXPECT_MEMEQ_MSG(test, out + b * SHA256_DIGEST_SIZE, block,
+						       min(st->n - b * SHA256_DIGEST_SIZE,
+							   SHA256_DIGEST_SIZE),
+						       "step %u: block %u of %u bytes", i, b,
+						       st->n);
+			}
+		}
+		most_pending = max(most_pending, rng->pending);
+	}
+	KUNIT_EXPECT_EQ(test, pos, total);
+	KUNIT_EXPECT_EQ(test, rng->stats[c->src].credited,
+			(u64)total * jtsc_test_word_credit(c->src));
+	/* Words were carried over from one call to the next. */
+	KUNIT_EXPECT_GT(test, most_pending, 0U);
+}
+
+/* The stub of jtsc_kcapi_group(): the crypto_rng draws on the test's group. */
+static struct jtsc_group *jtsc_fake_kcapi_group(void)
+{
+	return jtsc_fake()->group;
+}
+
+/* A group with @nr_shards shards on the fakes, both collectors healthy. */
+static struct jtsc_group *jtsc_test_shards(struct kunit *test, struct jtsc_fake *f,
+					   unsigned int nr_shards)
+{
+	struct jtsc_group *g;
+	int ret;
+
+	kunit_activate_static_stub(test, jtsc_counter_check,
+				   jtsc_test_counter_fit);
+	g = jtsc_test_group_init(test, JTSC_COLLECT_ALL, nr_shards, &ret);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	f->group = g;
+	return g;
+}
+
+/* Generate @len bytes from @rng into @buf, which must stay all @fill on error. */
+static int jtsc_test_gen_checked(struct kunit *test, struct jtsc_rng *rng,
+				 u8 *buf, unsigned int len, u8 fill)
+{
+	int ret;
+
+	memset(buf, fill, len);
+	ret = jtsc_rng_generate(rng, buf, len);
+	if (ret)
+		KUNIT_EXPECT_TRUE_MSG(test, jtsc_test_all(buf, len, fill),
+				      "error %d and data", ret);
+	return ret;
+}
+
+/*
+ * Two shards of one group. A shard starts a collector on its first request.
+ * When the speculative collector fails permanently on one, that request is
+ * -EAGAIN with nothing written; the next one is served by the timer
+ * collector after its startup test on that shard. The other shard drops
+ * the dead collector on its next request (-EAGAIN) and starts the timer
+ * collector too. When that one fails as well, both are -EFAULT for good,
+ * write nothing and are credited nothing more.
+ */
+static void jtsc_failover_test(struct kunit *test)
+{
+	struct jtsc_fake *f = jtsc_fake_start(test, JTSC_FAKE_REAL);
+	struct jtsc_group *g = jtsc_test_shards(test, f, 2);
+	struct jtsc_rng *a = g->shards[0], *b = g->shards[1];
+	u8 *x = kunit_kmalloc(test, SZ_4K, GFP_KERNEL);
+	u8 *y = kunit_kmalloc(test, SZ_4K, GFP_KERNEL);
+	struct jtsc_fake_src *spec = &f->src[JTSC_SRC_SPEC];
+	struct jtsc_fake_src *timer = &f->src[JTSC_SRC_TIMER];
+	u64 credited;
+	unsigned int i;
+	int ret = 0;
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, x);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, y);
+	KUNIT_EXPECT_FALSE(test, a->started || b->started);
+	KUNIT_EXPECT_EQ(test, spec->taken, 0ULL);
+
+	/* Each shard runs its own startup test, and they differ. */
+	KUNIT_ASSERT_EQ(test, jtsc_test_gen_checked(test, a, x, 64, 0), 0);
+	KUNIT_ASSERT_EQ(test, jtsc_test_gen_checked(test, b, y, 64, 0), 0);
+	KUNIT_EXPECT_EQ(test, a->active, JTSC_SRC_SPEC);
+	KUNIT_EXPECT_EQ(test, b->active, JTSC_SRC_SPEC);
+	KUNIT_EXPECT_GE(test, a->stats[JTSC_SRC_SPEC].samples, (u64)JTSC_TEST_STARTUP);
+	KUNIT_EXPECT_GE(test, b->stats[JTSC_SRC_SPEC].samples, (u64)JTSC_TEST_STARTUP);
+	KUNIT_EXPECT_EQ(test, timer->taken, 0ULL);
+	KUNIT_EXPECT_MEMNEQ(test, x, y, 64);
+
+	/* The speculative collector breaks: a fails over. */
+	spec->script.det = &jtsc_det_stuck;
+	spec->script.det_from = spec->taken;
+	KUNIT_EXPECT_EQ(test, jtsc_test_gen_checked(test, a, x, SZ_4K, 0), -EAGAIN);
+	KUNIT_EXPECT_EQ(test, g->dead, (unsigned long)JTSC_COLLECT_SPEC);
+	KUNIT_EXPECT_EQ(test, a->stats[JTSC_SRC_SPEC].permanent, 1ULL);
+	KUNIT_EXPECT_FALSE(test, a->failed);
+	KUNIT_EXPECT_EQ(test, jtsc_test_gen_checked(test, a, x, 64, 0), 0);
+	KUNIT_EXPECT_EQ(test, a->active, JTSC_SRC_TIMER);
+	KUNIT_EXPECT_GE(test, a->stats[JTSC_SRC_TIMER].samples, (u64)JTSC_TEST_STARTUP);
+	KUNIT_EXPECT_EQ(test, g->verified, (unsigned long)JTSC_COLLECT_ALL);
+	KUNIT_EXPECT_NULL(test, a->mem);
+
+	/* b never saw a failure; it drops the collector a found dead. */
+	credited = b->stats[JTSC_SRC_SPEC].credited;
+	KUNIT_EXPECT_EQ(test, jtsc_test_gen_checked(test, b, y, 64, 0), -EAGAIN);
+	KUNIT_EXPECT_EQ(test, b->stats[JTSC_SRC_SPEC].permanent, 0ULL);
+	KUNIT_EXPECT_EQ(test, b->stats[JTSC_SRC_SPEC].credited, credited);
+	KUNIT_EXPECT_EQ(test, jtsc_test_gen_checked(test, b, y, 64, 0), 0);
+	KUNIT_EXPECT_EQ(test, b->active, JTSC_SRC_TIMER);
+	KUNIT_EXPECT_GE(test, b->stats[JTSC_SRC_TIMER].samples, (u64)JTSC_TEST_STARTUP);
+	KUNIT_EXPECT_MEMNEQ(test, x, y, 64);
+
+	/* Then the timer collector breaks: nothing is left. */
+	timer->script.det = &jtsc_det_stuck;
+	timer->script.det_from = timer->taken;
+	for (i = 0; i < JTSC_TEST_MAX_CALLS && ret != -EFAULT; i++) {
+		ret = jtsc_test_gen_checked(test, a, x, 64, 0);
+		KUNIT_EXPECT_TRUE_MSG(test, ret == -EAGAIN || ret == -EFAULT,
+				      "call %u: %d", i, ret);
+	}
+	KUNIT_EXPECT_EQ(test, ret, -EFAULT);
+	KUNIT_EXPECT_EQ(test, g->dead, (unsigned long)JTSC_COLLECT_ALL);
+	spec->script.det = NULL;
+	timer->script.det = NULL;
+	credited = a->stats[JTSC_SRC_TIMER].credited + b->stats[JTSC_SRC_TIMER].credited;
+	for (i = 0; i < 2; i++) {
+		KUNIT_EXPECT_EQ(test, jtsc_test_gen_checked(test, a, x, 64,
+							    JTSC_TEST_CANARY), -EFAULT);
+		KUNIT_EXPECT_EQ(test, jtsc_test_gen_checked(test, b, y, 64,
+							    JTSC_TEST_CANARY), -EFAULT);
+		KUNIT_EXPECT_EQ(test, jtsc_rng_pull(b, y, JITTER_TSC_PULL_MAX), -EFAULT);
+		KUNIT_EXPECT_TRUE(test, jtsc_test_all(y, 64, JTSC_TEST_CANARY));
+	}
+	KUNIT_EXPECT_TRUE(test, a->failed && b->failed);
+	KUNIT_EXPECT_EQ(test, a->stats[JTSC_SRC_TIMER].credited +
+			b->stats[JTSC_SRC_TIMER].credited, credited);
+}
+
+KUNIT_DEFINE_ACTION_WRAPPER(jtsc_test_free_rng, crypto_free_rng,
+			    struct crypto_rng *);
+
+/*
+ * The same through the crypto API: the "jitter_tsc" rng is pointed at a
+ * group of the test's, and its transforms fail over with it.
+ */
+static void jtsc_crypto_failover_test(struct kunit *test)
+{
+	struct jtsc_fake *f = jtsc_fake_start(test, JTSC_FAKE_REAL);
+	struct jtsc_group *g = jtsc_test_shards(test, f, 1);
+	struct jtsc_fake_src *spec = &f->src[JTSC_SRC_SPEC];
+	struct jtsc_fake_src *timer = &f->src[JTSC_SRC_TIMER];
+	u8 *big = kunit_kzalloc(test, SZ_4K, GFP_KERNEL);
+	struct crypto_rng *tfm[2];
+	unsigned int i;
+	u8 buf[64];
+	int ret = 0;
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, big);
+	kunit_activate_static_stub(test, jtsc_kcapi_group, jtsc_fake_kcapi_group);
+	for (i = 0; i < ARRAY_SIZE(tfm); i++) {
+		tfm[i] = crypto_alloc_rng("jitter_tsc", 0, 0);
+		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, tfm[i]);
+		KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, jtsc_test_free_rng,
+								tfm[i]), 0);
+	}
+	KUNIT_ASSERT_EQ(test, crypto_rng_get_bytes(tfm[0], buf, sizeof(buf)), 0);
+	/* Served by the test's group, on the scripted collector. */
+	KUNIT_EXPECT_GT(test, spec->taken, (u64)JTSC_TEST_STARTUP);
+	KUNIT_EXPECT_EQ(test, g->shards[0]->active, JTSC_SRC_SPEC);
+
+	/* More than the words tested before the failure: it is reached. */
+	spec->script.det = &jtsc_det_stuck;
+	spec->script.det_from = spec->taken;
+	KUNIT_EXPECT_EQ(test, crypto_rng_get_bytes(tfm[1], big, SZ_4K), -EAGAIN);
+	KUNIT_EXPECT_TRUE(test, jtsc_test_all(big, SZ_4K, 0));
+	for (i = 0; i < ARRAY_SIZE(tfm); i++)
+		KUNIT_EXPECT_EQ_MSG(test, crypto_rng_get_bytes(tfm[i], buf, sizeof(buf)), 0,
+				    "transform %u after failover", i);
+	KUNIT_EXPECT_EQ(test, g->shards[0]->active, JTSC_SRC_TIMER);
+	KUNIT_EXPECT_GT(test, timer->taken, (u64)JTSC_TEST_STARTUP);
+
+	timer->script.det = &jtsc_det_stuck;
+	timer->script.det_from = timer->taken;
+	for (i = 0; i < JTSC_TEST_MAX_CALLS && ret != -EFAULT; i++)
+		ret = crypto_rng_get_bytes(tfm[i & 1], buf, sizeof(buf));
+	KUNIT_EXPECT_EQ(test, ret, -EFAULT);
+	timer->script.det = NULL;
+	for (i = 0; i < ARRAY_SIZE(tfm); i++) {
+		memset(buf, JTSC_TEST_CANARY, sizeof(buf));
+		KUNIT_EXPECT_EQ(test, crypto_rng_get_bytes(tfm[i], buf, sizeof(buf)), -EFAULT);
+		KUNIT_EXPECT_TRUE(test, jtsc_test_all(buf, sizeof(buf), JTSC_TEST_CANARY));
+	}
+}
+
 /* ---- The pull used by random.c ------------------------------------------ */
 
 struct jtsc_pull_case {
@@ -2735,18 +3075,26 @@ static void jtsc_pull_global_test(struct kunit *test)
 {
 	const unsigned int n = JITTER_TSC_PULL_MAX / sizeof(u64);
 	u64 *buf = kunit_kmalloc_array(test, n + 1, sizeof(u64), GFP_KERNEL);
-	int ret, spec, timer;
+	struct jtsc_group *g = jtsc_kcapi_group();
+	unsigned long alive;
+	int ret, want;
 
 	if (!IS_BUILTIN(CONFIG_CRYPTO_JITTER_TSC))
 		kunit_skip(test, "jitter_tsc is a module: random.c cannot pull");
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, buf);
+	/*
+	 * random.c's instance runs on the first collector that passed its
+	 * startup test and has not died since: at boot, the speculative one
+	 * where it passed.
+	 */
+	alive = READ_ONCE(g->verified) & ~READ_ONCE(g->dead);
+	if (!alive)
+		kunit_skip(test, "jitter_tsc has no collector on this machine");
+	want = n * jtsc_test_pinned[__ffs(alive)].word >> JTSC_TEST_ENTROPY_SHIFT;
 	memset(buf, JTSC_TEST_CANARY, JITTER_TSC_PULL_MAX);
 	ret = jitter_tsc_pull(buf, JITTER_TSC_PULL_MAX);
-	/* Drawn from whichever collector the instance runs on. */
-	spec = n * jtsc_test_word_credit(JTSC_SRC_SPEC) >> JTSC_TEST_ENTROPY_SHIFT;
-	timer = n * jtsc_test_word_credit(JTSC_SRC_TIMER) >> JTSC_TEST_ENTROPY_SHIFT;
-	KUNIT_EXPECT_TRUE_MSG(test, ret == spec || ret == timer,
-			      "credit %d bits, want %d or %d", ret, spec, timer);
+	KUNIT_EXPECT_EQ_MSG(test, ret, want, "%s collector",
+			    jtsc_params[__ffs(alive)].name);
 	KUNIT_EXPECT_FALSE(test, jtsc_test_all((u8 *)buf, JITTER_TSC_PULL_MAX,
 					       JTSC_TEST_CANARY));
 	KUNIT_EXPECT_EQ(test, jitter_tsc_pull(buf, 7), -EINVAL);
@@ -2807,6 +3155,9 @@ static void jtsc_crypto_alloc_test(struct kunit *test)
 #define JTSC_TEST_THREADS	4
 #define JTSC_TEST_TIMEOUT	(60 * HZ)
 
+/* Bytes a test thread reads at a time. */
+#define JTSC_TEST_READ		64
+
 struct jtsc_thread {
 	struct completion done;
 	bool stop;		/* set: end after @rounds blocks */
@@ -2814,6 +3165,7 @@ struct jtsc_thread {
 	int gen_err;
 	unsigned int same;
 	unsigned int rounds;
+	u8 *out;		/* the first @rounds reads, if not NULL */
 };
 
 /* One transform per thread: allocate, read @rounds blocks or more, free. */
@@ -2821,7 +3173,7 @@ static int jtsc_test_thread(void *data)
 {
 	struct jtsc_thread *t = data;
 	struct crypto_rng *tfm = crypto_alloc_rng("jitter_tsc", 0, 0);
-	u8 a[64], b[64];
+	u8 a[JTSC_TEST_READ], b[JTSC_TEST_READ];
 	unsigned int i;
 
 	if (IS_ERR(tfm)) {
@@ -2837,6 +3189,8 @@ static int jtsc_test_thread(void *data)
 		if (!memcmp(a, b, sizeof(a)))
 			t->same++;
 		memcpy(b, a, sizeof(a));
+		if (t->out && i < t->rounds)
+			memcpy(t->out + i * sizeof(a), a, sizeof(a));
 	}
 	crypto_free_rng(tfm);
 out:
@@ -2854,19 +3208,29 @@ static void jtsc_test_wait(struct kunit *test, struct jtsc_thread *t,
 	wait_for_completion(&t->done);
 }
 
-/* Several transforms read at once from several kthreads. */
+/*
+ * Several transforms read at once from several kthreads, on both CPUs of
+ * the test guest and so on more than one shard. What all of them read is
+ * compared, word by word: no two consumers may be given the same block.
+ */
 static void jtsc_crypto_threads_test(struct kunit *test)
 {
+	const unsigned int rounds = jtsc_test_timer_only() ? 4 : 64;
+	const size_t per = rounds * JTSC_TEST_READ;
 	struct jtsc_thread *t;
 	struct task_struct *task;
 	unsigned int i;
+	u8 *all;
 
 	t = kunit_kcalloc(test, JTSC_TEST_THREADS, sizeof(*t), GFP_KERNEL);
+	all = kunit_kzalloc(test, JTSC_TEST_THREADS * per, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, t);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, all);
 	for (i = 0; i < JTSC_TEST_THREADS; i++) {
 		init_completion(&t[i].done);
 		t[i].stop = true;
-		t[i].rounds = jtsc_test_timer_only() ? 4 : 64;
+		t[i].rounds = rounds;
+		t[i].out = all + i * per;
 		task = kthread_run(jtsc_test_thread, &t[i], "jtsc_kunit/%u", i);
 		KUNIT_EXPECT_FALSE_MSG(test, IS_ERR(task), "thread %u", i);
 		if (IS_ERR(task))
@@ -2878,6 +3242,8 @@ static void jtsc_crypto_threads_test(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test, t[i].gen_err, 0, "thread %u", i);
 		KUNIT_EXPECT_EQ_MSG(test, t[i].same, 0U, "thread %u", i);
 	}
+	KUNIT_EXPECT_EQ(test, jtsc_test_dups(test, (u64 *)all,
+					     JTSC_TEST_THREADS * per / sizeof(u64)), 0UL);
 }
 
 /* Transforms come and go while a kthread reads from another one. */
@@ -2946,6 +3312,10 @@ static struct kunit_case jtsc_test_cases[] = {
 	KUNIT_CASE_PARAM(jtsc_straddle_test, jtsc_straddle_gen_params),
 	KUNIT_CASE_PARAM(jtsc_window_release_test, jtsc_gate_gen_params),
 	KUNIT_CASE_PARAM(jtsc_rng_permanent_test, jtsc_source_gen_params),
+	KUNIT_CASE_PARAM(jtsc_credit_pinned_test, jtsc_source_gen_params),
+	KUNIT_CASE_PARAM(jtsc_interleave_test, jtsc_source_gen_params),
+	KUNIT_CASE(jtsc_failover_test),
+	KUNIT_CASE(jtsc_crypto_failover_test),
 	KUNIT_CASE_PARAM(jtsc_pull_test, jtsc_pull_gen_params),
 	KUNIT_CASE(jtsc_pull_global_test),
 	KUNIT_CASE_PARAM(jtsc_crypto_sizes_test, jtsc_size_gen_params),
