@@ -9,7 +9,7 @@ set -u
 PROG=check
 . "$(dirname "$0")/lib.sh"
 
-ALL_STEPS="newcomer tree series checkpatch bisect guest w1-sparse kunit kunit-debug boot unseeded module fips matrix arm64 docs cutoffs"
+ALL_STEPS="newcomer tree series checkpatch bisect guest w1-sparse kunit kunit-debug boot fault unseeded module fips matrix arm64 docs cutoffs"
 # Steps that build kernels take the shared build lock once, for the whole step.
 LOCKED_STEPS="newcomer bisect guest w1-sparse kunit kunit-debug unseeded fips matrix arm64"
 fail() { echo "FAIL: $*"; exit 1; }
@@ -166,6 +166,16 @@ step_boot() {
 	local img=$BUILD/obj-guest/arch/x86/boot/bzImage
 	[ -f "$img" ] || fail "no guest kernel (step guest failed?)"
 	"$HARNESS/guest/boottest.sh" "$img" || fail "boot test failed"
+}
+
+# Misuse and fault injection on the guest kernel (boottest.sh --fault): odd
+# and huge AF_ALG reads, a reader killed mid-read, many readers for two
+# minutes, then failover from the speculative to the timer collector and
+# -EFAULT once both are failed.
+step_fault() {
+	local img=$BUILD/obj-guest/arch/x86/boot/bzImage
+	[ -f "$img" ] || fail "no guest kernel (step guest failed?)"
+	"$HARNESS/guest/boottest.sh" --fault "$img" || fail "fault-injection boot test failed"
 }
 
 # Uses of the crng before it is ready, counted by an instrumented copy of

@@ -25,7 +25,18 @@
 # CONFIG_CRYPTO_JITTER_TSC=m boots with the stock crng path (random.c's pull
 # needs jitter_tsc built in), init loads KO, then jitter_tsc must be in
 # /proc/crypto with its selftest passed, serve AF_ALG reads of every size,
-# and unload cleanly (gone from /proc/crypto and debugfs).
+# refuse to unload while an AF_ALG socket on it is open (which still reads),
+# and unload cleanly once it is closed (gone from /proc/crypto and debugfs).
+# boottest.sh --fault [BZIMAGE] - misuse and fault injection instead (init's
+# fault mode): AF_ALG reads of odd and huge sizes get what AF_ALG allows, a
+# reader killed mid-read dies at once and others read on, many readers at
+# once for JTSC_STRESS_S seconds (default 120) while sockets are opened and
+# closed all get data and no error; then jitter_tsc.stuck=1 (root-only, with
+# the debugfs option only) makes the speculative collector fail for good:
+# reads go on from the timer collector, after one -EAGAIN, with one log
+# line; jitter_tsc.stuck=3 fails the timer collector too: -EFAULT from then
+# on, also after the knob is cleared and on new sockets. No WARNING, BUG,
+# Oops or INFO (hung task, lockdep) report anywhere.
 # boottest.sh --arm64 IMAGE - an arm64 guest (QEMU virt, cortex-a57: no RNDR,
 # no random dtb nodes) with the series and its KUnit suite built in: the suite
 # passes there, jitter_tsc registers on the timer collector alone (no
@@ -40,7 +51,11 @@ set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-module= fips= arm64=
+module='' fips='' arm64='' fault=''
+if [ "${1:-}" = --fault ]; then
+	fault=1
+	shift
+fi
 if [ "${1:-}" = --arm64 ]; then
 	arm64=1
 	export JTSC_ARCH=arm64
@@ -81,8 +96,9 @@ near() { awk -v a="$1" -v b="$2" -v d="$3" 'BEGIN{exit !(a != "" && b != "" && a
 read_ok() { [ "${1%% *}" = ok ] && [ "$(echo "$1" | sed -n 's/.*got=\([0-9]*\).*/\1/p')" = "$2" ]; }
 differ() { [ ${#1} = 64 ] && [ ${#2} = 64 ] && [ "$1" != "$2" ]; }
 bind_failed() { [ -n "$1" ] && [ "$1" != ok ]; }
+busy() { [ "$1" = EAGAIN ] || [ "$1" = EBUSY ]; }
 klog_has() { printf '%s\n' "${KLOG[@]}" | grep -q "$1"; }
-no_report() { ! grep -aqE '(WARNING|BUG):|Oops' "$1"; }
+no_report() { ! grep -aqE '(WARNING|BUG|INFO):|Oops' "$1"; }
 ms() { awk -v u="$1" 'BEGIN{printf "%.1f", u/1000}'; }
 
 finish() {
@@ -189,6 +205,67 @@ if [ -n "$fips" ]; then
 	finish
 fi
 
+# last WORD-LIST: the last word of a comma-separated list
+last() { echo "${1##*,}"; }
+# klog_count TEXT: how many kernel-log lines init reported contain TEXT
+klog_count() { printf '%s\n' "${KLOG[@]}" | grep -c "$1"; }
+
+# the misuse and fault-injection test: nothing else
+if [ -n "$fault" ]; then
+	stress_s=${JTSC_STRESS_S:-120}
+	if JTSC_BOOT_TIMEOUT=${JTSC_BOOT_TIMEOUT:-$((stress_s + 600))} \
+		boot fault jtsc.mode=fault jtsc.stress_s="$stress_s" jtsc.stress_readers=8; then
+		check "fault: the stuck knob is there, root-only ($(jv fault.knob.mode))" \
+			[ "$(jv fault.knob.present)" = 1 -a "$(jv fault.knob.mode)" = 600 ]
+		for n in 0 1 7 31 33 127 129 4097 1048576; do
+			want=$((n < 128 ? n : 128))
+			check "fault: one read() of $n bytes gives $want, AF_ALG's most per call ($(jv "misuse.read1.$n"))" \
+				[ "$(jv "misuse.read1.$n")" = "$want" ]
+		done
+		check "fault: 256 KiB read in full ($(jv misuse.read_full.262144))" \
+			[ "$(jv misuse.read_full.262144)" = 262144 ]
+		check "fault: a reader killed mid-read dies by SIGKILL ($(jv misuse.killed.signal))" \
+			[ "$(jv misuse.killed.signal)" = 9 ]
+		check "fault: and is reaped within 5 s ($(ms "$(jv misuse.killed.reap_us)") ms)" \
+			lt "$(jv misuse.killed.reap_us)" 5000000
+		check "fault: a reader after it gets data ($(jv misuse.killed.after))" \
+			[ "$(jv misuse.killed.after | cut -d' ' -f1)" = ok ]
+		check "fault: $(jv misuse.stress.readers) readers for $(jv misuse.stress.seconds) s all reported ($(jv misuse.stress.reported))" \
+			[ "$(jv misuse.stress.reported)" = "$(jv misuse.stress.readers)" ]
+		check "fault: none of them had an error ($(jv misuse.stress.errors)) or no data ($(jv misuse.stress.readers_without_data)); $(jv misuse.stress.bytes) bytes" \
+			[ "$(jv misuse.stress.errors)" = 0 -a "$(jv misuse.stress.readers_without_data)" = 0 ]
+		check "fault: $(jv misuse.stress.socket_cycles) sockets opened, read and closed meanwhile, no error ($(jv misuse.stress.socket_cycle_errors))" \
+			[ "$(jv misuse.stress.socket_cycle_errors)" = 0 -a "$(jv misuse.stress.socket_cycles)" -gt 0 ]
+		check "fault: healthy reads ($(jv fault.healthy.reads))" [ "$(jv fault.healthy.ok)" = 4 ]
+		check "fault: jitter_tsc.stuck=1 written ($(jv fault.stuck1))" [ "$(jv fault.stuck1)" = ok ]
+		check "fault: speculative collector failing: one -EAGAIN, no -EFAULT ($(jv fault.spec.reads))" \
+			[ "$(jv fault.spec.eagain)" = 1 -a "$(jv fault.spec.efault)" = 0 -a "$(jv fault.spec.other)" = 0 ]
+		check "fault: reads continue after it ($(last "$(jv fault.spec.reads)"))" \
+			[ "$(last "$(jv fault.spec.reads)")" = ok ]
+		check "fault: from the timer collector (active $(jv fault.spec.stat.active), speculative.dead $(jv fault.spec.stat.speculative.dead), timer.verified $(jv fault.spec.stat.timer.verified))" \
+			[ "$(jv fault.spec.stat.active)" = timer -a "$(jv fault.spec.stat.speculative.dead)" = 1 -a \
+			"$(jv fault.spec.stat.timer.verified)" = 1 ]
+		check "fault: one log line for the failover ($(klog_count 'failing over to the timer collector'))" \
+			[ "$(klog_count 'speculative collector: permanent health-test failure, failing over to the timer collector')" = 1 ]
+		check "fault: jitter_tsc.stuck=3 written ($(jv fault.stuck3))" [ "$(jv fault.stuck3)" = ok ]
+		check "fault: both failing: -EFAULT in the end, nothing else but -EAGAIN ($(jv fault.both.reads))" \
+			[ "$(last "$(jv fault.both.reads)")" = EFAULT -a "$(jv fault.both.other)" = 0 ]
+		check "fault: -EFAULT stays once the knob is cleared ($(jv fault.cleared.reads))" \
+			[ "$(jv fault.stuck0)" = ok -a "$(jv fault.cleared.efault)" = 3 ]
+		check "fault: and on a new socket ($(jv fault.new_socket.reads))" \
+			[ "$(jv fault.new_socket.efault)" = 2 ]
+		check "fault: one log line: no collector left ($(klog_count 'no collector left'))" \
+			[ "$(klog_count 'timer collector: permanent health-test failure, no collector left')" = 1 ]
+		check "fault: stats say failed, no active collector ($(jv fault.end.stat.failed), $(jv fault.end.stat.active))" \
+			[ "$(jv fault.end.stat.failed)" = 1 -a "$(jv fault.end.stat.active)" = none ]
+		check "fault: getrandom still works ($(jv fault.getrandom))" [ "$(jv fault.getrandom)" = 16 ]
+		check "fault: no WARNING/BUG/Oops/INFO in the kernel log (${J[klog.first_warning]:-none})" \
+			[ "$(jv klog.warnings)" = 0 ]
+		check "fault: none on the console either" no_report "$out/fault.log"
+	fi
+	finish
+fi
+
 # the arm64 test: nothing else
 if [ -n "$arm64" ]; then
 	# the timer collector alone gives ~250 B/s there: reads up to 33 bytes
@@ -224,6 +301,10 @@ if [ -n "$module" ]; then
 		check "module: jitter_tsc in /proc/crypto from module $(jv crypto.jitter_tsc.module)" \
 			[ "$(jv crypto.jitter_tsc.module)" = jitter_tsc ]
 		serves module
+		check "module: delete_module(jitter_tsc) refused while an AF_ALG socket is open ($(jv rmmod.open.ret))" \
+			busy "$(jv rmmod.open.ret)"
+		check "module: that socket still reads 32 bytes ($(jv rmmod.open.read))" \
+			[ "$(jv rmmod.open.read)" = 32 ]
 		check "module: delete_module(jitter_tsc) ($(jv rmmod.ret))" [ "$(jv rmmod.ret)" = 0 ]
 		check "module: gone from /proc/crypto after unloading ($(jv rmmod.crypto.jitter_tsc.count) left)" \
 			[ "$(jv rmmod.crypto.jitter_tsc.count)" = 0 ]

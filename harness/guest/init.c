@@ -12,6 +12,11 @@
  *                     kernel-log lines, debugfs stats, AF_ALG reads; reboot
  *   jtsc.mode=bench   getrandom timing plus AF_ALG throughput; reboot
  *   jtsc.mode=shell   the report, then a busybox sh; reboot when it exits
+ *   jtsc.mode=fault   misuse of jitter_tsc through AF_ALG (odd and huge
+ *                     reads, a reader killed mid-read, sockets opened and
+ *                     closed under a reader, many readers at once), then
+ *                     fault injection: the speculative collector, then
+ *                     both, given a constant counter delta; reboot
  *
  * Other words:
  *   jtsc.algs=a,b,c     rngs to test (default jitter_tsc,jitterentropy_rng,
@@ -19,6 +24,8 @@
  *   jtsc.slow_ms=N      report: skip an AF_ALG read the rate so far says
  *                       takes longer than N ms (default 5000; 0: never)
  *   jtsc.bench_ms=N, jtsc.bench_bytes=N   bench budget per rng
+ *   jtsc.stress_s=N     fault: how long the many readers read (default 60)
+ *   jtsc.stress_readers=N   fault: how many (default 8)
  *   jtsc.dump=PATH|afalg:NAME, jtsc.dump_bytes=N, jtsc.dump_dev=/dev/vda
  *                       copy raw data to a disk for the host to analyse
  *   jtsc.insmod=PATH    report: load this module before looking at
@@ -33,6 +40,8 @@
  */
 #define _GNU_SOURCE
 #include <ctype.h>
+#include <sched.h>
+#include <signal.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -441,8 +450,9 @@ static void report_klog(void)
 		/* "[    0.912345] ...": the timestamp, from its first digit */
 		if (body != msg)
 			ts = msg + 1 + strspn(msg + 1, " ");
+		/* INFO: hung tasks, lockdep and RCU stall reports */
 		if (!strncmp(body, "WARNING:", 8) || !strncmp(body, "BUG:", 4) ||
-		    !strncmp(body, "Oops", 4)) {
+		    !strncmp(body, "Oops", 4) || !strncmp(body, "INFO:", 5)) {
 			if (!warnings++)
 				out("klog.first_warning=%s", msg);
 			continue;
@@ -630,22 +640,371 @@ static void insmod(const char *path)
 }
 
 /*
- * Unload @name with nothing left using it, then report whether /proc/crypto
- * still lists @name and whether its debugfs directory is still there.
+ * Try to unload @name while an AF_ALG socket on it is open, then with
+ * nothing left using it, and report whether /proc/crypto still lists @name
+ * and whether its debugfs directory is still there.
  */
 static void rmmod(const char *name)
 {
 	static char crypto[1 << 20];
 	char dir[320];
+	unsigned char buf[32];
+	struct afalg_rng r;
 	struct stat st;
 	int ret;
 
+	/* First with a socket open: refused, and the socket still reads. */
+	if (!open_seeded(&r, name, 0)) {
+		ret = syscall(SYS_delete_module, name, O_NONBLOCK);
+		out("rmmod.open.ret=%s", ret ? afalg_errname(errno) : "0");
+		out("rmmod.open.read=%zd", afalg_rng_read(&r, buf, sizeof(buf), NULL));
+		afalg_rng_close(&r);
+	}
 	ret = syscall(SYS_delete_module, name, O_NONBLOCK);
 	out("rmmod.ret=%s", ret ? afalg_errname(errno) : "0");
 	if (!read_file("/proc/crypto", crypto, sizeof(crypto)))
 		report_crypto_as(name, crypto, "rmmod.crypto");
 	snprintf(dir, sizeof(dir), "/sys/kernel/debug/%s", name);
 	out("rmmod.debugfs_left=%d", stat(dir, &st) == 0);
+}
+
+/* ---- helpers for several readers --------------------------------------- */
+
+/* Pin the calling process to @cpu; 0 or -errno. */
+static void pin_cpu_all(void)
+{
+	cpu_set_t set;
+	long n = sysconf(_SC_NPROCESSORS_ONLN), i;
+
+	CPU_ZERO(&set);
+	for (i = 0; i < n && i < CPU_SETSIZE; i++)
+		CPU_SET(i, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+}
+
+static int pin_cpu(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set) ? -errno : 0;
+}
+
+static int write_str(const char *path, const char *str)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), err = 0;
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, str, strlen(str));
+	if (n != (ssize_t)strlen(str))
+		err = n < 0 ? -errno : -EIO;
+	close(fd);
+	return err;
+}
+
+/* What one reader process reports back to its parent through a pipe. */
+struct reader_result {
+	unsigned long long bytes;
+	long long us;
+	int err;		/* first error, -errno; 0 if none */
+	unsigned int errors;	/* failed reads */
+};
+
+/*
+ * A child that reads @alg through its own AF_ALG socket, @req bytes a call,
+ * for @ms (or until killed if @ms is 0), after a byte arrives on @go; it
+ * says it is ready on @ready and writes its result to @res. Pinned to @cpu
+ * unless that is -1.
+ */
+static pid_t reader_start(const char *alg, size_t req, unsigned long ms, int cpu,
+			  int ready, int go, int res)
+{
+	static unsigned char buf[BENCH_REQ];
+	struct reader_result rr = { 0 };
+	struct afalg_rng r;
+	int64_t t0;
+	ssize_t n;
+	char c = 1;
+	pid_t pid = fork();
+
+	if (pid)
+		return pid;
+	if (cpu >= 0)
+		pin_cpu(cpu);
+	rr.err = open_seeded(&r, alg, 0);
+	if (write(ready, &c, 1) != 1 || read(go, &c, 1) != 1)
+		_exit(1);
+	t0 = now_us(CLOCK_MONOTONIC);
+	while (!rr.err) {
+		n = afalg_rng_read(&r, buf, req, NULL);
+		if (n > 0)
+			rr.bytes += n;
+		if (n < 0) {
+			rr.errors++;
+			if (!rr.err)
+				rr.err = (int)n;
+		}
+		rr.us = now_us(CLOCK_MONOTONIC) - t0;
+		if ((ms && rr.us >= (int64_t)ms * 1000) || n < 0)
+			break;
+	}
+	if (write(res, &rr, sizeof(rr)) != sizeof(rr))
+		_exit(1);
+	_exit(0);
+}
+
+/*
+ * @n readers of @alg at once, started together; their results in @rr.
+ * Returns how many reported. Reader i runs on CPU @cpu0 + i, or anywhere
+ * if @cpu0 is -1.
+ */
+static int readers_run(const char *alg, int n, size_t req, unsigned long ms, int cpu0,
+		       struct reader_result *rr)
+{
+	int ready[2], go[2], res[2], i, got = 0;
+	pid_t pid[64];
+	char c = 1;
+
+	if (n > (int)ARRAY_SIZE(pid) || pipe(ready) || pipe(go) || pipe(res))
+		return 0;
+	for (i = 0; i < n; i++)
+		pid[i] = reader_start(alg, req, ms, cpu0 < 0 ? -1 : cpu0 + i,
+				      ready[1], go[0], res[1]);
+	for (i = 0; i < n; i++)
+		if (read(ready[0], &c, 1) != 1)
+			break;
+	for (i = 0; i < n; i++)
+		if (write(go[1], &c, 1) != 1)
+			break;
+	for (i = 0; i < n; i++)
+		if (pid[i] > 0 && read(res[0], &rr[got], sizeof(*rr)) == sizeof(*rr))
+			got++;
+	for (i = 0; i < n; i++)
+		if (pid[i] > 0)
+			waitpid(pid[i], NULL, 0);
+	close(ready[0]);
+	close(ready[1]);
+	close(go[0]);
+	close(go[1]);
+	close(res[0]);
+	close(res[1]);
+	return got;
+}
+
+/* ---- misuse and faults (jtsc.mode=fault) ------------------------------- */
+
+#define STUCK_PARAM	"/sys/module/jitter_tsc/parameters/stuck"
+
+/* Single read() calls of odd and huge sizes: data of a length AF_ALG allows. */
+static void misuse_sizes(void)
+{
+	static const size_t sizes[] = { 0, 1, 7, 31, 33, 127, 129, 4097, 1 << 20 };
+	static unsigned char buf[1 << 20];
+	struct afalg_rng r;
+	unsigned int i;
+	ssize_t n;
+
+	if (open_seeded(&r, "jitter_tsc", 1))
+		return;
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+		n = read(r.op, buf, sizes[i]);
+		if (n < 0)
+			out("misuse.read1.%zu=%s", sizes[i], afalg_errname(errno));
+		else
+			out("misuse.read1.%zu=%zd", sizes[i], n);
+	}
+	/* The same through the looping reader: every byte of 256 KiB. */
+	n = afalg_rng_read(&r, buf, 256 << 10, NULL);
+	out("misuse.read_full.262144=%zd", n);
+	afalg_rng_close(&r);
+}
+
+/* A reader that never stops, killed 300 ms in: it dies, others still read. */
+static void misuse_killed(void)
+{
+	struct reader_result rr;
+	int ready[2], go[2], res[2], status = 0;
+	int64_t t0;
+	char c = 1;
+	pid_t pid;
+
+	if (pipe(ready) || pipe(go) || pipe(res))
+		return;
+	pid = reader_start("jitter_tsc", BENCH_REQ, 0, -1, ready[1], go[0], res[1]);
+	if (read(ready[0], &c, 1) != 1 || write(go[1], &c, 1) != 1)
+		return;
+	usleep(300000);
+	t0 = now_us(CLOCK_MONOTONIC);
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+	out("misuse.killed.signal=%d", WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+	out("misuse.killed.reap_us=%lld", (long long)(now_us(CLOCK_MONOTONIC) - t0));
+	if (readers_run("jitter_tsc", 1, 64, 200, -1, &rr) == 1)
+		out("misuse.killed.after=%s bytes=%llu", rr.err ? afalg_errname(rr.err) : "ok",
+		    rr.bytes);
+	close(ready[0]);
+	close(ready[1]);
+	close(go[0]);
+	close(go[1]);
+	close(res[0]);
+	close(res[1]);
+}
+
+/*
+ * Many readers at once for jtsc.stress_s seconds while this process opens a
+ * socket, reads 32 bytes and closes it, over and over: every reader gets
+ * data and no error, every short-lived socket its 32 bytes.
+ */
+static void misuse_stress(void)
+{
+	unsigned long secs = param_ul("jtsc.stress_s", 60);
+	int n = (int)param_ul("jtsc.stress_readers", 8), got, i;
+	struct reader_result rr[64];
+	unsigned long long bytes = 0, cycles = 0, cycle_errs = 0;
+	unsigned int errors = 0, idle = 0;
+	unsigned char buf[32];
+	struct afalg_rng r;
+	int64_t t0 = now_us(CLOCK_MONOTONIC);
+	pid_t pid;
+	int res[2];
+
+	if (n > 64)
+		n = 64;
+	if (pipe(res))
+		return;
+	/* The readers, in a child of their own, so that this one can cycle. */
+	pid = fork();
+	if (!pid) {
+		got = readers_run("jitter_tsc", n, BENCH_REQ, secs * 1000, -1, rr);
+		if (write(res[1], &got, sizeof(got)) != sizeof(got) ||
+		    write(res[1], rr, got * sizeof(rr[0])) != (ssize_t)(got * sizeof(rr[0])))
+			_exit(1);
+		_exit(0);
+	}
+	while (now_us(CLOCK_MONOTONIC) - t0 < (int64_t)secs * 1000 * 1000) {
+		cycles++;
+		if (open_seeded(&r, "jitter_tsc", 0)) {
+			cycle_errs++;
+			continue;
+		}
+		if (afalg_rng_read(&r, buf, sizeof(buf), NULL) != sizeof(buf))
+			cycle_errs++;
+		afalg_rng_close(&r);
+	}
+	if (read(res[0], &got, sizeof(got)) != sizeof(got) || got < 0 || got > 64 ||
+	    read(res[0], rr, got * sizeof(rr[0])) != (ssize_t)(got * sizeof(rr[0])))
+		got = 0;
+	waitpid(pid, NULL, 0);
+	for (i = 0; i < got; i++) {
+		bytes += rr[i].bytes;
+		errors += rr[i].errors;
+		idle += !rr[i].bytes;
+	}
+	out("misuse.stress.seconds=%lu", secs);
+	out("misuse.stress.readers=%d", n);
+	out("misuse.stress.reported=%d", got);
+	out("misuse.stress.bytes=%llu", bytes);
+	out("misuse.stress.errors=%u", errors);
+	out("misuse.stress.readers_without_data=%u", idle);
+	out("misuse.stress.socket_cycles=%llu", cycles);
+	out("misuse.stress.socket_cycle_errors=%llu", cycle_errs);
+	close(res[0]);
+	close(res[1]);
+}
+
+/* @n reads of 64 bytes from @r, their results in order as words. */
+static void fault_reads(const char *tag, struct afalg_rng *r, int n)
+{
+	unsigned char buf[64];
+	char list[1024] = "";
+	int i, ok = 0, again = 0, fault = 0, other = 0;
+	ssize_t got;
+
+	for (i = 0; i < n; i++) {
+		const char *w;
+
+		got = afalg_rng_read(r, buf, sizeof(buf), NULL);
+		if (got == (ssize_t)sizeof(buf)) {
+			w = "ok";
+			ok++;
+		} else if (got < 0) {
+			w = afalg_errname((int)got);
+			again += got == -EAGAIN;
+			fault += got == -EFAULT;
+			other += got != -EAGAIN && got != -EFAULT;
+		} else {
+			w = "short";
+			other++;
+		}
+		if (strlen(list) + strlen(w) + 2 < sizeof(list))
+			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
+				 i ? "," : "", w);
+	}
+	out("fault.%s.reads=%s", tag, list);
+	out("fault.%s.ok=%d", tag, ok);
+	out("fault.%s.eagain=%d", tag, again);
+	out("fault.%s.efault=%d", tag, fault);
+	out("fault.%s.other=%d", tag, other);
+}
+
+/* jitter_tsc's debugfs stats as fault.<tag>.stat.<key>=<value> lines. */
+static void fault_stats(const char *tag)
+{
+	static char buf[8192];
+	char *line, *save, *sp;
+
+	if (read_file("/sys/kernel/debug/jitter_tsc/stats", buf, sizeof(buf)))
+		return;
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		sp = strchr(line, ' ');
+		if (!sp)
+			continue;
+		*sp = '\0';
+		out("fault.%s.stat.%s=%s", tag, line, sp + 1);
+	}
+}
+
+static void run_fault(void)
+{
+	struct afalg_rng r;
+	struct stat st;
+	unsigned char rnd[16];
+	int err;
+
+	out("fault.knob.present=%d", stat(STUCK_PARAM, &st) == 0);
+	out("fault.knob.mode=%o", stat(STUCK_PARAM, &st) ? 0 : st.st_mode & 07777);
+	misuse_sizes();
+	misuse_killed();
+	misuse_stress();
+
+	if (open_seeded(&r, "jitter_tsc", 0)) {
+		out("fault.open=failed");
+		return;
+	}
+	fault_reads("healthy", &r, 4);
+	fault_stats("healthy");
+	err = write_str(STUCK_PARAM, "1");
+	out("fault.stuck1=%s", err ? afalg_errname(err) : "ok");
+	fault_reads("spec", &r, 12);
+	fault_stats("spec");
+	err = write_str(STUCK_PARAM, "3");
+	out("fault.stuck3=%s", err ? afalg_errname(err) : "ok");
+	fault_reads("both", &r, 24);
+	err = write_str(STUCK_PARAM, "0");
+	out("fault.stuck0=%s", err ? afalg_errname(err) : "ok");
+	fault_reads("cleared", &r, 3);
+	afalg_rng_close(&r);
+	/* A socket opened now binds, and fails too. */
+	if (!open_seeded(&r, "jitter_tsc", 0)) {
+		fault_reads("new_socket", &r, 2);
+		afalg_rng_close(&r);
+	}
+	fault_stats("end");
+	/* random.c, seeded long ago, does not depend on it any more. */
+	out("fault.getrandom=%zd", getrandom(rnd, sizeof(rnd), GRND_NONBLOCK));
 }
 
 /* ---- bench ------------------------------------------------------------- */
@@ -737,6 +1096,112 @@ static void bench_afalg(const char *alg, unsigned long ms, unsigned long max)
 	out("bench.%s.us=%lld", alg, (long long)dt);
 	out("bench.%s.bytes_per_s=%llu", alg,
 	    dt > 0 ? total * 1000000ULL / (unsigned long long)dt : 0ULL);
+}
+
+/*
+ * 1 and 2 readers of @alg at once, each with its own socket, on CPUs 0 and
+ * 1: bytes per second of all of them together over the longest one's time.
+ */
+static void bench_readers(const char *alg, unsigned long ms)
+{
+	long long before[ARRAY_SIZE(collectors)][ARRAY_SIZE(rate_keys)];
+	long long after[ARRAY_SIZE(collectors)][ARRAY_SIZE(rate_keys)];
+	int jtsc = !strcmp(alg, "jitter_tsc");
+	struct reader_result rr[2];
+	int n, i, got;
+	size_t c;
+
+	/*
+	 * Each CPU's instance starts on its first request (its own startup
+	 * test, its buffer): a short read on each first, so that both runs
+	 * measure instances already started.
+	 */
+	if (jtsc)
+		readers_run(alg, 2, 32, 1, 0, rr);
+	for (n = 1; n <= 2; n++) {
+		unsigned long long bytes = 0;
+		long long us = 0;
+		int err = 0;
+
+		if (jtsc)
+			read_collect_counts(before);
+		got = readers_run(alg, n, BENCH_REQ, ms, 0, rr);
+		/* The collectors' own rate meanwhile: does it hold with two? */
+		if (jtsc) {
+			read_collect_counts(after);
+			for (c = 0; c < ARRAY_SIZE(collectors); c++)
+				if (before[c][0] >= 0 && after[c][0] > before[c][0])
+					out("bench.%s.readers%d.%s.ns_per_sample=%.1f", alg, n,
+					    collectors[c], (double)(after[c][1] - before[c][1]) /
+					    (double)(after[c][0] - before[c][0]));
+		}
+		for (i = 0; i < got; i++) {
+			bytes += rr[i].bytes;
+			if (rr[i].us > us)
+				us = rr[i].us;
+			if (rr[i].err && !err)
+				err = rr[i].err;
+		}
+		if (got != n || err) {
+			out("bench.%s.readers%d.error=%s", alg, n,
+			    err ? afalg_errname(err) : "reader lost");
+			continue;
+		}
+		out("bench.%s.readers%d.bytes_per_s=%llu", alg, n,
+		    us > 0 ? bytes * 1000000ULL / (unsigned long long)us : 0ULL);
+	}
+}
+
+/*
+ * Mean of @n pulls through debugfs pull_ns, in ns; -1 if they failed. The
+ * mean, not the median: most pulls take words already tested, every fourth
+ * or so collects a predictor window, and the mean counts both.
+ */
+static long long pull_mean(int n)
+{
+	long long sum = 0;
+	char line[64];
+	int i, got = 0;
+
+	for (i = 0; i < n; i++)
+		if (!read_file("/sys/kernel/debug/jitter_tsc/pull_ns", line, sizeof(line))) {
+			sum += strtoll(line, NULL, 10);
+			got++;
+		}
+	return got ? sum / got : -1;
+}
+
+/*
+ * random.c's pull (JITTER_TSC_PULL_MAX bytes from its own instance), timed
+ * in the kernel on CPU 0: alone, then while an AF_ALG reader runs on CPU 1.
+ */
+static void bench_pull(void)
+{
+	int ready[2], go[2], res[2];
+	long long alone, loaded;
+	char c = 1;
+	pid_t pid;
+
+	pin_cpu(0);
+	alone = pull_mean(64);
+	out("bench.pull.alone_ns=%lld", alone);
+	if (alone < 0 || pipe(ready) || pipe(go) || pipe(res))
+		return;
+	pid = reader_start("jitter_tsc", BENCH_REQ, 0, 1, ready[1], go[0], res[1]);
+	if (read(ready[0], &c, 1) == 1 && write(go[1], &c, 1) == 1) {
+		usleep(100000);
+		loaded = pull_mean(64);
+		out("bench.pull.with_reader_ns=%lld", loaded);
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	close(ready[0]);
+	close(ready[1]);
+	close(go[0]);
+	close(go[1]);
+	close(res[0]);
+	close(res[1]);
+	pin_cpu_all();
 }
 
 /*
@@ -911,8 +1376,19 @@ int main(int argc, char **argv)
 		out("bench.budget_bytes=%lu", max);
 		for (i = 0; i < nalgs; i++)
 			bench_afalg(algs[i], ms, max);
+		for (i = 0; i < nalgs; i++)
+			if (!strcmp(algs[i], "jitter_tsc") ||
+			    !strcmp(algs[i], "jitterentropy_rng"))
+				bench_readers(algs[i], ms);
+		bench_pull();
 		if (param("jtsc.dump", dump, sizeof(dump)))
 			dump_raw(dump);
+		finish();
+	}
+
+	if (!strcmp(mode, "fault")) {
+		run_fault();
+		report_klog();
 		finish();
 	}
 
