@@ -8,7 +8,10 @@
 #     initcalls beside jent_mod_init, and how long before the last initcall its
 #     async startup tests and the seeding were done;
 #   - AF_ALG throughput of jitter_tsc, jitterentropy_rng and stdrng, each
-#     guest reading all three, in BENCH_AFALG_GUESTS (default 3) guests;
+#     guest reading all three, in BENCH_AFALG_GUESTS (default 3) guests; in
+#     the same guests, jitter_tsc and jitterentropy_rng with 1 and with 2
+#     readers at once (one per vCPU), and random.c's pull (debugfs pull_ns,
+#     timed in the kernel) alone and with an AF_ALG reader on the other vCPU;
 #   - raw rate and SP 800-90B min-entropy per raw sample (one byte, the low
 #     byte of a counter delta) of each collector, on the host CPU quiet and
 #     loaded (harness/measure/host.sh: the kernel's loop and the timer
@@ -134,6 +137,7 @@ for g in $(seq 1 "$guests"); do
 	[ "$x" != n/a ] || continue
 	echo "$g ${x%x} $a $b" >> "$out/afalg.txt"
 	step "  jitter_tsc $a B/s, jitterentropy_rng $b B/s: $x"
+	step "  two readers vs one: jitter_tsc $(ratio "$(bps "$log" jitter_tsc.readers2)" "$(bps "$log" jitter_tsc.readers1)"), jitterentropy_rng $(ratio "$(bps "$log" jitterentropy_rng.readers2)" "$(bps "$log" jitterentropy_rng.readers1)")"
 done
 # the guest with the median ratio (the lower middle one of an even count)
 mg=$(sort -k2,2g "$out/afalg.txt" | awk '{g[n++]=$1} END{if (n) print g[int((n-1)/2)]}')
@@ -262,6 +266,22 @@ echo "    ($ceil_from)"
 printf '%-44s %14s\n' "  jitter_tsc / ceiling" "$(awk -v a="$t_j" -v b="$ceil" 'BEGIN{ if (a=="" || b=="" || b+0==0) print "n/a"; else printf "%.0f%%", 100*a/b }')"
 echo "  vs jent, each of the $guests guests (sorted): ${ratios:-n/a}; the table shows the"
 echo "  guest with the median ratio. Both rngs read in the same guest, 3 s each."
+echo
+al=$out/bench-afalg.log
+pv() { sed -n "s/.*JTSC bench\.pull\.$1=\([0-9-]*\).*/\1/p" "$al" | head -1; }
+us() { awk -v n="$1" 'BEGIN{ if (n == "" || n + 0 < 0) print "n/a"; else printf "%.1f", n / 1000 }'; }
+printf '%-44s %14s %14s %8s\n' "Readers at once, same guest (2 vCPUs)" "1 reader" "2 readers" "2 vs 1"
+for a in jitter_tsc jitterentropy_rng; do
+	printf '%-44s %14s %14s %8s\n' "  $a, AF_ALG bytes/s" "$(fmt "$(bps "$al" $a.readers1)")" \
+		"$(fmt "$(bps "$al" $a.readers2)")" "$(ratio "$(bps "$al" $a.readers2)" "$(bps "$al" $a.readers1)")"
+done
+all2=$(for f in "$out"/bench-afalg-[0-9]*.log; do
+	ratio "$(bps "$f" jitter_tsc.readers2)" "$(bps "$f" jitter_tsc.readers1)"; done | paste -sd ' ')
+printf '%-44s %14s %14s\n' "random.c's pull of 256 bytes, us: mean" "alone" "AF_ALG reader"
+printf '%-44s %14s %14s\n' "  (its own instance; the reader on vCPU 1)" "$(us "$(pv alone_ns)")" "$(us "$(pv with_reader_ns)")"
+echo "  Each reader has its own socket and transform, pinned to vCPU 0 and 1; jitter_tsc's"
+echo "  transforms draw on the instance of their CPU. 2 vs 1 for jitter_tsc in each guest: ${all2:-n/a}."
+echo "  The pull is timed in the kernel around jitter_tsc_pull(), 64 times each way, on vCPU 0."
 echo
 # the raw-samples table: one row per loop and where it ran; the lowest
 # H_min of all runs recorded (quiet, loaded), the credit, credited bits per
