@@ -282,6 +282,15 @@ printf '%-44s %14s %14s\n' "  (its own instance; the reader on vCPU 1)" "$(us "$
 echo "  Each reader has its own socket and transform, pinned to vCPU 0 and 1; jitter_tsc's"
 echo "  transforms draw on the instance of their CPU. 2 vs 1 for jitter_tsc in each guest: ${all2:-n/a}."
 echo "  The pull is timed in the kernel around jitter_tsc_pull(), 64 times each way, on vCPU 0."
+cv() { sed -n "s/.*JTSC bench\.ceiling\.$1\.procs$2\.ns_per_pass=\([0-9.]*\).*/\1/p" "$al" | head -1; }
+# throughput of two processes against one: 2 x (ns per pass alone) / (ns per pass with two)
+cr() { awk -v a="$1" -v b="$2" 'BEGIN{ if (a == "" || b == "" || b + 0 == 0) print "n/a"; else printf "%.2fx", 2 * a / b }'; }
+printf '%-44s %14s %14s %8s\n' "What the guest allows: ns per pass" "1 process" "2 at once" "2 vs 1"
+printf '%-44s %14s %14s %8s\n' "  a multiply (CPU-bound, no TSC)" "$(cv alu 1)" "$(cv alu 2)" "$(cr "$(cv alu 1)" "$(cv alu 2)")"
+printf '%-44s %14s %14s %8s\n' "  one RDTSC (every collector's pass has one)" "$(cv tsc 1)" "$(cv tsc 2)" "$(cr "$(cv tsc 1)" "$(cv tsc 2)")"
+echo "  User-space loops in the same guest, one per vCPU. Under TCG an RDTSC is a call into"
+echo "  QEMU that takes one spinlock for all vCPUs (cpu_get_ticks()), so two vCPUs reading"
+echo "  the counter at once wait for each other; a timing-jitter source reads it every pass."
 echo
 # the raw-samples table: one row per loop and where it ran; the lowest
 # H_min of all runs recorded (quiet, loaded), the credit, credited bits per

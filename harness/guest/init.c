@@ -1172,6 +1172,61 @@ static long long pull_mean(int n)
 }
 
 /*
+ * What the guest itself allows: @n processes at once, one per vCPU, each
+ * doing @iters passes of @kind: "tsc" reads the TSC (the only thing every
+ * collector's pass must do), "alu" multiplies. Prints the mean ns per pass
+ * over the processes. Under TCG each RDTSC is a call into QEMU that takes
+ * one lock for all vCPUs (cpu_get_ticks()); this shows what that costs
+ * when two vCPUs read the counter at once, beside the AF_ALG figures.
+ */
+static void bench_ceiling(const char *kind, int n, long iters)
+{
+	int res[2], i, got = 0;
+	double sum = 0, ns;
+
+	if (pipe(res))
+		return;
+	for (i = 0; i < n; i++) {
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			volatile uint64_t sink = 1;
+			int64_t t0;
+			long k;
+
+			pin_cpu(i);
+			t0 = now_us(CLOCK_MONOTONIC);
+			for (k = 0; k < iters; k++) {
+#if defined(__x86_64__) || defined(__i386__)
+				if (kind[0] == 't') {
+					uint32_t lo, hi;
+
+					__asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
+					sink += ((uint64_t)hi << 32) | lo;
+					continue;
+				}
+#endif
+				sink = sink * 6364136223846793005ULL + 1442695040888963407ULL;
+			}
+			ns = (double)(now_us(CLOCK_MONOTONIC) - t0) * 1000.0 / (double)iters;
+			if (write(res[1], &ns, sizeof(ns)) != sizeof(ns))
+				_exit(1);
+			_exit(0);
+		}
+	}
+	close(res[1]);
+	while (read(res[0], &ns, sizeof(ns)) == sizeof(ns)) {
+		sum += ns;
+		got++;
+	}
+	close(res[0]);
+	while (wait(NULL) > 0)
+		;
+	if (got == n)
+		out("bench.ceiling.%s.procs%d.ns_per_pass=%.2f", kind, n, sum / got);
+}
+
+/*
  * random.c's pull (JITTER_TSC_PULL_MAX bytes from its own instance), timed
  * in the kernel on CPU 0: alone, then while an AF_ALG reader runs on CPU 1.
  */
@@ -1381,6 +1436,10 @@ int main(int argc, char **argv)
 			    !strcmp(algs[i], "jitterentropy_rng"))
 				bench_readers(algs[i], ms);
 		bench_pull();
+		bench_ceiling("tsc", 1, 5000000);
+		bench_ceiling("tsc", 2, 5000000);
+		bench_ceiling("alu", 1, 20000000);
+		bench_ceiling("alu", 2, 20000000);
 		if (param("jtsc.dump", dump, sizeof(dump)))
 			dump_raw(dump);
 		finish();
