@@ -31,7 +31,7 @@
  * estimators assessed, what the health tests see and what is credited.
  *
  * Instances, failover and locking. An instance (struct jtsc_rng) has its
- * own health-test state, LFSR and pool for each collector, and one mutex
+ * own health-test state for each collector, one LFSR and pool, and one mutex
  * that guards all of it: collection sleeps in the timer collector, and
  * every generate or pull takes exactly one instance's mutex, never two.
  * random.c pulls from an instance of its own, set up at boot; the
@@ -546,8 +546,8 @@ EXPORT_SYMBOL_IF_KUNIT(jtsc_health_hold);
  * sit at bits 63, 60, 55, 30, 27 and 22. Each step injects one input bit
  * into the feedback, so every bit of every sample reaches the state. The
  * map from one 64-bit input to the state is linear and, for a fixed start
- * state, bijective. A pool word folds JTSC_*_SAMPLES_PER_WORD samples, eight
- * inputs of eight samples, and carries at most JTSC_MAX_WORD_CREDIT: half
+ * state, bijective. A pool word folds JTSC_*_SAMPLES_PER_WORD samples, as
+ * 64-bit inputs of eight samples, and carries at most JTSC_MAX_WORD_CREDIT: half
  * of what its 64 bits can hold, as margin for what a linear compression may
  * lose. Folding is not conditioning: the crypto_rng output is SHA-256 over
  * pool words, and random.c mixes them into its input pool.
@@ -1095,32 +1095,45 @@ static int jtsc_add_words(struct jtsc_rng *rng)
 }
 
 /*
- * Collect until @words tested words are in the pool, from the collector the
- * instance has started.
+ * Make @rng draw on a collector that is alive and has passed its startup
+ * test on @rng. A shard's first request starts its collector, and so does
+ * the first request after a permanent failure on @rng. A collector that
+ * another instance found dead is dropped with everything @rng made from
+ * it, and the request that sees that fails as on an intermittent failure;
+ * the next one starts the next collector left; with none left it fails
+ * for good. Only once this has returned 0 is rng->active the collector
+ * the pool will be filled from.
+ */
+static int jtsc_ready(struct jtsc_rng *rng)
+{
+	lockdep_assert_held(&rng->lock);
+	if (rng->failed)
+		return -EFAULT;
+	if (likely(rng->started && !test_bit(rng->active, &rng->group->dead)))
+		return 0;
+	if (!rng->started)
+		return jtsc_start(rng);
+	if (jtsc_first_alive(rng->group) == JTSC_NR_SOURCES)
+		return jtsc_exhausted(rng);
+	jtsc_wipe(rng);
+	rng->started = false;
+	return -EAGAIN;
+}
+
+/*
+ * Collect until @words tested words of rng->active are in the pool. The
+ * group is asked again before each batch: once another instance has found
+ * the collector dead, not one more word of it is made here.
  */
 static int jtsc_fill(struct jtsc_rng *rng, unsigned int words)
 {
 	int ret;
 
 	lockdep_assert_held(&rng->lock);
-	if (rng->failed)
-		return -EFAULT;
-	/*
-	 * A shard's first request starts its collector. One that another
-	 * instance found dead is dropped with everything it made, and the
-	 * request that sees it fails as on an intermittent failure.
-	 */
-	if (unlikely(!rng->started || test_bit(rng->active, &rng->group->dead))) {
-		bool failover = rng->started;
-
-		ret = jtsc_start(rng);
-		if (ret)
-			return ret;
-		if (failover)
-			return -EAGAIN;
-	}
 	while (rng->tested < words) {
-		ret = jtsc_add_words(rng);
+		ret = jtsc_ready(rng);
+		if (!ret)
+			ret = jtsc_add_words(rng);
 		if (ret)
 			return ret;
 	}
@@ -1144,15 +1157,16 @@ static void jtsc_consume(struct jtsc_rng *rng, unsigned int words, unsigned int 
  * @dst: output buffer
  * @len: bytes to generate
  *
- * Each block of JTSC_BLOCK_SIZE bytes is SHA-256 over tested pool words
- * carrying JTSC_OVERSAMPLE times its size in credited entropy.
+ * Each block of JTSC_BLOCK_SIZE bytes is SHA-256 over the fewest tested pool
+ * words that carry at least JTSC_OVERSAMPLE times its size in credited
+ * entropy (512 bits from 128 timer words, 517.5 from 23 speculative ones).
  *
  * Context: Process context; sleeps.
  * Return: 0 on success; -EAGAIN after an intermittent health-test failure,
  * or a permanent one with another collector left to take over (the caller
  * may retry); -ENOMEM if the speculative collector's buffer could not be
- * allocated; -EFAULT once no collector is left, now and forever. On error
- * no output is left in @dst.
+ * allocated; -EINTR if the caller was killed; -EFAULT once no collector is
+ * left, now and forever. On error no output is left in @dst.
  */
 VISIBLE_IF_KUNIT int jtsc_rng_generate(struct jtsc_rng *rng, u8 *dst, unsigned int len)
 {
@@ -1164,9 +1178,20 @@ VISIBLE_IF_KUNIT int jtsc_rng_generate(struct jtsc_rng *rng, u8 *dst, unsigned i
 		return -EFAULT;
 
 	while (done < len) {
-		mutex_lock(&rng->lock);
+		/*
+		 * A reader may wait here while others of this instance are
+		 * served by the timer collector, a block every fraction of a
+		 * second: it must stay killable.
+		 */
+		if (mutex_lock_killable(&rng->lock)) {
+			ret = -EINTR;
+			break;
+		}
+		ret = jtsc_ready(rng);
+		/* After jtsc_ready(): what a word carries is its collector's. */
 		words = DIV_ROUND_UP(JTSC_BLOCK_CREDIT, jtsc_word_credit(rng->active));
-		ret = jtsc_fill(rng, words);
+		if (!ret)
+			ret = jtsc_fill(rng, words);
 		if (!ret) {
 			sha256((const u8 *)rng->pool, words * sizeof(rng->pool[0]), block);
 			jtsc_consume(rng, words, jtsc_credit(rng->active, words));
@@ -1178,6 +1203,10 @@ VISIBLE_IF_KUNIT int jtsc_rng_generate(struct jtsc_rng *rng, u8 *dst, unsigned i
 		n = min_t(unsigned int, len - done, sizeof(block));
 		memcpy(dst + done, block, n);
 		done += n;
+		if (done < len && fatal_signal_pending(current)) {
+			ret = -EINTR;
+			break;
+		}
 		cond_resched();
 	}
 	memzero_explicit(block, sizeof(block));
@@ -1212,7 +1241,9 @@ VISIBLE_IF_KUNIT int jtsc_rng_pull(struct jtsc_rng *rng, void *buf, size_t len)
 	/* Like wait_for_random_bytes(), which it serves: a signal ends the wait. */
 	if (mutex_lock_interruptible(&rng->lock))
 		return -EINTR;
-	ret = jtsc_fill(rng, words);
+	ret = jtsc_ready(rng);
+	if (!ret)
+		ret = jtsc_fill(rng, words);
 	if (!ret) {
 		memcpy(buf, rng->pool, len);
 		ret = jtsc_credit(rng->active, words);
@@ -1385,9 +1416,11 @@ MODULE_PARM_DESC(collectors, "Collectors to try: all (default), spec, timer or n
  * Context: Process context; sleeps, until the startup tests are done if
  * they are under way.
  * Return: the whole bits of entropy credited to @buf, or -EAGAIN if
- * jitter_tsc's initcall has not run yet or it failed intermittently,
- * -ENODEV if it has no collector, -EFAULT if it failed permanently,
- * -EINVAL for a bad @len, -EINTR if a signal arrived while waiting.
+ * jitter_tsc's initcall has not run yet, it failed intermittently or its
+ * collector was found dead and the next one takes over on the next call,
+ * -ENODEV if it has no collector, -ENOMEM if it could not be set up,
+ * -EFAULT if no collector is left, -EINVAL for a bad @len, -EINTR if a
+ * signal arrived while waiting.
  */
 int jitter_tsc_pull(void *buf, size_t len)
 {

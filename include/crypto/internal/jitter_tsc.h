@@ -127,7 +127,8 @@ struct jtsc_health {
  * @collect_ns: time spent taking @samples (with the debugfs option only)
  * @intermittent: intermittent health-test failures
  * @permanent: permanent health-test failures
- * @credited: entropy credited to data handed out, in 1/256 bit
+ * @credited: entropy of the pool words taken for output blocks and pulls,
+ *	in 1/256 bit (a request shorter than a block takes a whole block's)
  */
 struct jtsc_stats {
 	u64 samples;
