@@ -1620,6 +1620,12 @@ struct jtsc_fake_src {
 	int err;		/* returned instead of samples, if not 0 */
 	u64 taken;		/* samples served */
 	void *mem;		/* the buffer the last call was given */
+	/*
+	 * Once @kill_at samples are served, the call after marks the
+	 * collector dead in @kill, as another instance of the group would.
+	 */
+	struct jtsc_group *kill;
+	u64 kill_at;
 };
 
 /* The state behind the stubs; test->priv points here. */
@@ -1706,6 +1712,10 @@ static int jtsc_fake_collect(enum jtsc_source src, u8 *samples,
 	c->mem = mem;
 	if (c->err)
 		return c->err;
+	if (c->kill && c->taken >= c->kill_at) {
+		set_bit(src, &c->kill->dead);
+		c->kill = NULL;
+	}
 	if (f->rng)
 		jtsc_fake_watch(f, c->taken);
 	for (i = 0; i < n; i++)
@@ -2734,6 +2744,8 @@ static void jtsc_rng_permanent_test(struct kunit *test)
 /*
  * A pull of n words is credited exactly n times the word credit, an output
  * block exactly its words' credit: neither more nor less than the claim.
+ * That holds for the block of a shard's first request too, which starts
+ * the shard's collector: the words of a block are those of that collector.
  */
 static void jtsc_credit_pinned_test(struct kunit *test)
 {
@@ -2741,9 +2753,11 @@ static void jtsc_credit_pinned_test(struct kunit *test)
 	const unsigned int word = jtsc_test_pinned[c->src].word;
 	u64 buf[JITTER_TSC_PULL_MAX / sizeof(u64)];
 	u8 block[SHA256_DIGEST_SIZE];
-	struct jtsc_rng *rng;
+	struct jtsc_rng *rng, *shard;
+	struct jtsc_group *g;
 	unsigned int n;
 	u64 before;
+	int ret;
 
 	KUNIT_EXPECT_EQ(test, jtsc_params[c->src].credit,
 			jtsc_test_pinned[c->src].sample);
@@ -2759,6 +2773,16 @@ static void jtsc_credit_pinned_test(struct kunit *test)
 	before = rng->stats[c->src].credited;
 	KUNIT_EXPECT_EQ(test, jtsc_rng_generate(rng, block, 1), 0);
 	KUNIT_EXPECT_EQ(test, rng->stats[c->src].credited - before,
+			(u64)jtsc_test_pinned[c->src].block);
+	jtsc_test_rng_put(test, rng);
+
+	g = jtsc_test_group_init(test, BIT(c->src), 1, &ret);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	shard = g->shards[0];
+	KUNIT_EXPECT_FALSE(test, shard->started);
+	KUNIT_EXPECT_EQ(test, jtsc_rng_generate(shard, block, 1), 0);
+	KUNIT_EXPECT_EQ(test, shard->active, c->src);
+	KUNIT_EXPECT_EQ(test, shard->stats[c->src].credited,
 			(u64)jtsc_test_pinned[c->src].block);
 }
 
@@ -2914,6 +2938,9 @@ static void jtsc_failover_test(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, a->failed);
 	KUNIT_EXPECT_EQ(test, jtsc_test_gen_checked(test, a, x, 64, 0), 0);
 	KUNIT_EXPECT_EQ(test, a->active, JTSC_SRC_TIMER);
+	/* Two blocks, each of the timer collector's words. */
+	KUNIT_EXPECT_EQ(test, a->stats[JTSC_SRC_TIMER].credited,
+			2ULL * jtsc_test_pinned[JTSC_SRC_TIMER].block);
 	KUNIT_EXPECT_GE(test, a->stats[JTSC_SRC_TIMER].samples, (u64)JTSC_TEST_STARTUP);
 	KUNIT_EXPECT_EQ(test, g->verified, (unsigned long)JTSC_COLLECT_ALL);
 	KUNIT_EXPECT_NULL(test, a->mem);
@@ -2925,6 +2952,8 @@ static void jtsc_failover_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, b->stats[JTSC_SRC_SPEC].credited, credited);
 	KUNIT_EXPECT_EQ(test, jtsc_test_gen_checked(test, b, y, 64, 0), 0);
 	KUNIT_EXPECT_EQ(test, b->active, JTSC_SRC_TIMER);
+	KUNIT_EXPECT_EQ(test, b->stats[JTSC_SRC_TIMER].credited,
+			2ULL * jtsc_test_pinned[JTSC_SRC_TIMER].block);
 	KUNIT_EXPECT_GE(test, b->stats[JTSC_SRC_TIMER].samples, (u64)JTSC_TEST_STARTUP);
 	KUNIT_EXPECT_MEMNEQ(test, x, y, 64);
 
@@ -2952,6 +2981,43 @@ static void jtsc_failover_test(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, a->failed && b->failed);
 	KUNIT_EXPECT_EQ(test, a->stats[JTSC_SRC_TIMER].credited +
 			b->stats[JTSC_SRC_TIMER].credited, credited);
+}
+
+/*
+ * A collector found dead by another instance while this one is filling a
+ * block: not one more batch of it is taken, the request is -EAGAIN with
+ * nothing written, and the next one is served by the timer collector.
+ */
+static void jtsc_failover_midfill_test(struct kunit *test)
+{
+	struct jtsc_fake *f = jtsc_fake_start(test, JTSC_FAKE_REAL);
+	struct jtsc_group *g = jtsc_test_shards(test, f, 1);
+	struct jtsc_fake_src *spec = &f->src[JTSC_SRC_SPEC];
+	struct jtsc_rng *a = g->shards[0];
+	u8 *x = kunit_kmalloc(test, SZ_4K, GFP_KERNEL);
+	u64 from;
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, x);
+	KUNIT_ASSERT_EQ(test, jtsc_test_gen_checked(test, a, x, 64, 0), 0);
+	KUNIT_ASSERT_EQ(test, a->active, JTSC_SRC_SPEC);
+
+	/*
+	 * The tested words left are used up first; then a predictor window
+	 * of batches is collected before more are released. The collector
+	 * dies at the second batch of this request.
+	 */
+	from = spec->taken;
+	spec->kill = g;
+	spec->kill_at = from + JTSC_BATCH;
+	KUNIT_EXPECT_EQ(test, jtsc_test_gen_checked(test, a, x, SZ_4K, 0), -EAGAIN);
+	KUNIT_EXPECT_EQ(test, g->dead, (unsigned long)JTSC_COLLECT_SPEC);
+	KUNIT_EXPECT_EQ(test, spec->taken - from, 2ULL * JTSC_BATCH);
+	KUNIT_EXPECT_EQ(test, a->stats[JTSC_SRC_SPEC].permanent, 0ULL);
+	KUNIT_EXPECT_EQ(test, a->tested + a->pending, 0U);
+
+	KUNIT_EXPECT_EQ(test, jtsc_test_gen_checked(test, a, x, 64, 0), 0);
+	KUNIT_EXPECT_EQ(test, a->active, JTSC_SRC_TIMER);
+	KUNIT_EXPECT_EQ(test, spec->taken - from, 2ULL * JTSC_BATCH);
 }
 
 KUNIT_DEFINE_ACTION_WRAPPER(jtsc_test_free_rng, crypto_free_rng,
@@ -3315,6 +3381,7 @@ static struct kunit_case jtsc_test_cases[] = {
 	KUNIT_CASE_PARAM(jtsc_credit_pinned_test, jtsc_source_gen_params),
 	KUNIT_CASE_PARAM(jtsc_interleave_test, jtsc_source_gen_params),
 	KUNIT_CASE(jtsc_failover_test),
+	KUNIT_CASE(jtsc_failover_midfill_test),
 	KUNIT_CASE(jtsc_crypto_failover_test),
 	KUNIT_CASE_PARAM(jtsc_pull_test, jtsc_pull_gen_params),
 	KUNIT_CASE(jtsc_pull_global_test),
