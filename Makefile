@@ -2,7 +2,7 @@
 # `make help` lists them. Everything built goes to build/ and out/ (git-ignored).
 
 H := harness
-.PHONY: help run check series bench soak sync tree kernel clean
+.PHONY: help run check series bench soak mutants sync tree kernel clean
 
 help:
 	@echo "make run     lay the tree, build the guest kernel, boot it and print the report"
@@ -11,6 +11,7 @@ help:
 	@echo "make series  git format-patch of the series into out/series/"
 	@echo "make bench   the entropy benchmark (harness/bench/bench.sh)"
 	@echo "make soak    boot the guest 20 times (SOAK_BOOTS=N): no health-test failure"
+	@echo "make mutants mutations of crypto/jitter_tsc.c that the KUnit cases must kill"
 	@echo "make sync    bring edits made in build/linux back into the repo"
 	@echo "make tree    build/linux = pristine base + the series (incremental)"
 	@echo "make kernel  build the guest bzImage in build/obj-guest"
@@ -31,6 +32,9 @@ check:
 
 series:
 	@$(H)/series.sh
+
+mutants: tree
+	@$(H)/kunit/mutants.py
 
 sync:
 	@$(H)/sync.sh

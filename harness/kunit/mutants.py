@@ -1,0 +1,211 @@
+#!/usr/bin/env python3
+"""mutants.py - what the KUnit cases of jitter_tsc catch, shown by mutation.
+
+Each mutant below is a small change to crypto/jitter_tsc.c of the kind of
+bug a case is there to catch. For each, a hard-linked copy of build/linux
+(build/mutants/linux, the mutated file written anew so that build/linux is
+never touched) is built with kunit.py and the named cases are run; the
+mutant is killed when the build succeeds and at least one of those cases
+fails. The unmutated tree runs first and must pass the same cases. Exits
+non-zero if the baseline fails or a mutant survives.
+
+Usage: mutants.py [NAME...]   (default: all; `make mutants`)
+Needs `make tree` first. Each mutant rebuilds crypto/jitter_tsc.o and
+relinks (ccache keeps the rest); about two minutes each under TCG here.
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
+BUILD = os.path.join(ROOT, 'build')
+LINUX = os.path.join(BUILD, 'linux')
+SRC = os.path.join(BUILD, 'mutants', 'linux')
+OBJ = os.path.join(BUILD, 'mutants', 'obj-kunit')
+OUT = os.path.join(ROOT, 'out', 'mutants')
+LOCK = '/tmp/jtsc-build.lock'
+FILE = 'crypto/jitter_tsc.c'
+
+MUTANTS = [
+    {
+        'name': 'credit-doubled',
+        'what': 'every pull and block credited twice what its words carry',
+        'cases': ['jtsc_credit_pinned_test'],
+        'old': 'return words * jtsc_word_credit(src);',
+        'new': 'return 2 * words * jtsc_word_credit(src);',
+    },
+    {
+        'name': 'block-words-before-start',
+        'what': 'the words of a block counted for the collector active before '
+                'the shard (re)started one: 23 timer words (92 bits) for a block',
+        'cases': ['jtsc_credit_pinned_test', 'jtsc_failover_test'],
+        'old': '\t\tret = jtsc_ready(rng);\n'
+               '\t\t/* After jtsc_ready(): what a word carries is its collector\'s. */\n'
+               '\t\twords = DIV_ROUND_UP(JTSC_BLOCK_CREDIT, jtsc_word_credit(rng->active));\n',
+        'new': '\t\twords = DIV_ROUND_UP(JTSC_BLOCK_CREDIT, jtsc_word_credit(rng->active));\n'
+               '\t\tret = jtsc_ready(rng);\n',
+    },
+    {
+        'name': 'pending-dropped',
+        'what': 'words made but not yet released are lost when tested words '
+                'are taken, instead of carried to the next call',
+        'cases': ['jtsc_interleave_test'],
+        'old': 'unsigned int left = rng->tested - words + rng->pending;',
+        'new': 'unsigned int left = rng->tested - words;',
+    },
+    {
+        'name': 'no-failover',
+        'what': 'a permanent failure ends all output although the timer '
+                'collector is left (the behaviour before failover)',
+        'cases': ['jtsc_failover_test', 'jtsc_crypto_failover_test'],
+        'old': '\tnext = jtsc_first_alive(g);\n',
+        'new': '\tnext = JTSC_NR_SOURCES;\n',
+    },
+    {
+        'name': 'dead-ignored',
+        'what': 'an instance keeps serving a collector that another instance '
+                'found dead',
+        'cases': ['jtsc_failover_test'],
+        'old': 'if (likely(rng->started && !test_bit(rng->active, &rng->group->dead)))',
+        'new': 'if (likely(rng->started))',
+    },
+    {
+        'name': 'dead-checked-per-block',
+        'what': 'the group asked whether the collector is dead only when a '
+                'block starts, not before each batch: a block is still filled '
+                'from a collector another instance found dead',
+        'cases': ['jtsc_failover_midfill_test'],
+        'old': '\t\tret = jtsc_ready(rng);\n'
+               '\t\tif (!ret)\n'
+               '\t\t\tret = jtsc_add_words(rng);\n',
+        'new': '\t\tret = jtsc_add_words(rng);\n',
+    },
+    {
+        'name': 'consume-unlocked',
+        'what': 'a block hashed under one hold of the instance lock and its '
+                'words dropped under another: two readers of one shard can '
+                'be given the same block, each reader\'s own blocks still differ',
+        'cases': ['jtsc_crypto_threads_test'],
+        'old': '\t\tif (!ret) {\n'
+               '\t\t\tsha256((const u8 *)rng->pool, words * sizeof(rng->pool[0]), block);\n'
+               '\t\t\tjtsc_consume(rng, words, jtsc_credit(rng->active, words));\n'
+               '\t\t}\n'
+               '\t\tmutex_unlock(&rng->lock);\n',
+        'new': '\t\tif (!ret)\n'
+               '\t\t\tsha256((const u8 *)rng->pool, words * sizeof(rng->pool[0]), block);\n'
+               '\t\tmutex_unlock(&rng->lock);\n'
+               '\t\tif (!ret) {\n'
+               '\t\t\tschedule_timeout_uninterruptible(1);\n'
+               '\t\t\tmutex_lock(&rng->lock);\n'
+               '\t\t\twords = min(words, rng->tested);\n'
+               '\t\t\tjtsc_consume(rng, words, jtsc_credit(rng->active, words));\n'
+               '\t\t\tmutex_unlock(&rng->lock);\n'
+               '\t\t}\n',
+    },
+]
+
+
+def die(msg):
+    sys.exit('mutants: error: ' + msg)
+
+
+def lay(text):
+    """build/mutants/linux: build/linux hard-linked, FILE written anew as @text."""
+    if not os.path.isdir(SRC):
+        os.makedirs(os.path.dirname(SRC), exist_ok=True)
+        subprocess.run(['cp', '-al', LINUX, SRC], check=True)
+    path = os.path.join(SRC, FILE)
+    old = None
+    if os.path.exists(path):
+        with open(path) as f:
+            old = f.read()
+    if old == text and os.stat(path).st_nlink == 1:
+        return
+    os.unlink(path)     # never write through the hard link into build/linux
+    with open(path, 'w') as f:
+        f.write(text)
+
+
+def run(name, cases):
+    """kunit.py on the mutant tree, once per case of @cases (the kernel's filter
+    takes one glob); (built, passed, failed, failed cases, logs)."""
+    built, passed, failed, bad, logs = True, 0, 0, [], []
+    for case in cases:
+        ok, p, f, log = run_case(name + '.' + case, case)
+        built, passed, failed = built and ok, passed + p, failed + f
+        bad += failed_cases(log)
+        logs.append(os.path.relpath(log, ROOT))
+    return built, passed, failed, sorted(set(bad)), logs
+
+
+def run_case(name, case):
+    """kunit.py on the mutant tree with @case; (built, passed, failed, log)."""
+    os.makedirs(OUT, exist_ok=True)
+    log = os.path.join(OUT, name + '.log')
+    env = dict(os.environ, CCACHE_BASEDIR=BUILD, CCACHE_NOHASHDIR='1',
+               CCACHE_MAXSIZE=os.environ.get('CCACHE_MAXSIZE', '5G'))
+    cmd = ['flock', LOCK, 'python3', 'tools/testing/kunit/kunit.py', 'run',
+           '--arch=x86_64', '--build_dir=' + OBJ, '--jobs=' + os.environ.get('JOBS', '2'),
+           '--kunitconfig=lib/kunit-tests/.kunitconfig', '--qemu_args=-smp 2',
+           '--timeout=1200']
+    if shutil.which('ccache'):
+        cmd += ['--make_options', 'CC=ccache gcc']
+    if os.environ.get('JTSC_LOCKED'):
+        cmd = cmd[2:]   # the caller holds the build lock already
+    cmd.append('jitter_tsc.' + case)
+    with open(log, 'w') as f:
+        subprocess.run(cmd, cwd=SRC, env=env, stdout=f, stderr=subprocess.STDOUT)
+    text = open(log, errors='replace').read()
+    m = re.search(r'Ran (\d+) tests: (.*)', text)
+    if not m:
+        return False, 0, 0, log
+    counts = dict((k, int(v)) for k, v in re.findall(r'(\w+): (\d+)', m.group(2)))
+    return True, counts.get('passed', 0), counts.get('failed', 0) + counts.get('crashed', 0), log
+
+
+def failed_cases(log):
+    text = open(log, errors='replace').read()
+    return sorted(set(re.findall(r'\[FAILED\] (jtsc_\w+)', text)))
+
+
+def main():
+    if not os.path.isfile(os.path.join(LINUX, '.jtsc-base')):
+        die("no build/linux: run 'make tree' first")
+    with open(os.path.join(LINUX, FILE)) as f:
+        base = f.read()
+    names = sys.argv[1:] or [m['name'] for m in MUTANTS]
+    chosen = [m for m in MUTANTS if m['name'] in names]
+    if len(chosen) != len(names):
+        die('unknown mutant; known: ' + ' '.join(m['name'] for m in MUTANTS))
+    for m in chosen:
+        if base.count(m['old']) != 1:
+            die(m['name'] + ': the code it mutates is not in ' + FILE + ' once')
+
+    # The link copy is laid anew, so that it is build/linux as it is now.
+    shutil.rmtree(SRC, ignore_errors=True)
+    cases = sorted({c for m in chosen for c in m['cases']})
+    lay(base)
+    built, passed, failed, _, logs = run('baseline', cases)
+    base_ok = built and passed > 0 and failed == 0
+    print('%-26s %s: %d rows passed, %d failed, of %s' %
+          ('baseline', 'ok' if base_ok else 'FAILED', passed, failed, ', '.join(cases)))
+    killed = 0
+    for m in chosen:
+        lay(base.replace(m['old'], m['new']))
+        built, passed, failed, bad, logs = run(m['name'], m['cases'])
+        dead = built and failed > 0
+        killed += dead
+        print('%-26s %s: %s' % (m['name'], 'killed' if dead else
+                                'SURVIVED' if built else 'BUILD OR RUN FAILED', m['what']))
+        print('%-26s   by %s (%d of %d rows failed; %s)' %
+              ('', ', '.join(bad) or '-', failed, passed + failed, ' '.join(logs)))
+    lay(base)
+    print('mutants: %d of %d killed, baseline %s' %
+          (killed, len(chosen), 'passed' if base_ok else 'FAILED'))
+    return 0 if base_ok and killed == len(chosen) else 1
+
+
+if __name__ == '__main__':
+    sys.exit(main())
