@@ -39,7 +39,7 @@ MUTANTS = [
     {
         'name': 'block-words-before-start',
         'what': 'the words of a block counted for the collector active before '
-                'the shard (re)started one: 23 timer words (92 bits) for a block',
+                'the shard (re)started one: a timer block of 26 words (104 bits)',
         'cases': ['jtsc_credit_pinned_test', 'jtsc_failover_test'],
         'old': '\t\tret = jtsc_ready(rng);\n'
                '\t\t/* After jtsc_ready(): what a word carries is its collector\'s. */\n'

@@ -121,8 +121,8 @@ static const struct {
 	unsigned int word;	/* per pool word */
 	unsigned int block;	/* per output block of 32 bytes */
 } jtsc_test_pinned[] = {
-	/* 32 samples a word; 23 words (517.5 bits) a block */
-	[JTSC_SRC_SPEC] = { 180, 5760, 132480 },
+	/* 128 samples a word; 26 words (520 bits) a block */
+	[JTSC_SRC_SPEC] = { 40, 5120, 133120 },
 	/* 512 samples a word; 128 words (512 bits) a block */
 	[JTSC_SRC_TIMER] = { 2, 1024, 131072 },
 };
@@ -203,6 +203,7 @@ static const struct jtsc_binom_ref jtsc_binom_refs[] = {
 	{ 4, 512, 30, 60, 513, 513 },
 	{ 14, 512, 30, 60, 513, 513 },
 	{ 32, 512, 30, 60, 502, 512 },
+	{ 40, 512, 30, 60, 496, 508 },
 	{ 64, 512, 30, 60, 477, 494 },
 	{ 96, 512, 30, 60, 449, 471 },
 	{ 128, 512, 30, 60, 422, 447 },
@@ -219,6 +220,7 @@ static const struct jtsc_binom_ref jtsc_binom_refs[] = {
 	{ 4, 4096, 37, 67, 4089, 4097 },
 	{ 14, 4096, 37, 67, 4019, 4043 },
 	{ 32, 4096, 37, 67, 3870, 3909 },
+	{ 40, 4096, 37, 67, 3802, 3845 },
 	{ 64, 4096, 37, 67, 3598, 3653 },
 	{ 96, 4096, 37, 67, 3337, 3401 },
 	{ 128, 4096, 37, 67, 3091, 3162 },

@@ -142,7 +142,7 @@ struct jtsc_stats {
  * Pool words: one output block or pull, plus a predictor window of pending
  * words, plus the words held back at its end (a run still going and the
  * last JTSC_MAX_LAG samples, see jtsc_release()), for the collector that
- * needs most: 32 + 128 + 5 speculative words.
+ * needs most: 128 + 8 + 17 timer words.
  */
 #define JTSC_POOL_WORDS		192
 /* Raw samples taken by one call of a collector. */

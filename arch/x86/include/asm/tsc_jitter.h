@@ -6,7 +6,7 @@
  * advance over one pass of the loop below, nothing else. Each pass reads
  * the TSC once and then runs a short workload that depends on that
  * reading: a software population count of it, and a read-modify-write of
- * one byte of a buffer much larger than the caches, at an offset hashed
+ * one byte of an 8 MiB buffer, at an offset hashed
  * from the reading and from the bytes loaded so far. RDTSC is not
  * serializing, so the next read can issue while the count and the load
  * are still in flight; how far it runs ahead depends on the state of the
@@ -42,7 +42,9 @@
 /*
  * The buffer: 2^TSC_JITTER_MEM_ORDER bytes. Chosen by measurement: larger
  * buffers miss further out in the cache hierarchy and vary more per pass,
- * at a higher cost per pass; the rst has the table behind the choice.
+ * at a higher cost per pass; the rst has the table behind the choice. On
+ * a CPU whose last-level cache holds it, a pass varies less (a quarter
+ * of the entropy per sample on a 32 MiB L3), and the credit is that CPU's.
  */
 #define TSC_JITTER_MEM_ORDER	23
 #define TSC_JITTER_MEM_SIZE	BIT(TSC_JITTER_MEM_ORDER)
