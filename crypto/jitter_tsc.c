@@ -1125,23 +1125,22 @@ static int jtsc_ready(struct jtsc_rng *rng)
 }
 
 /*
- * Collect until @words tested words of rng->active are in the pool. The
- * group is asked again before each batch: once another instance has found
- * the collector dead, not one more word of it is made here.
+ * Collect until @words tested words of rng->active, which jtsc_ready() has
+ * readied, are in the pool. The group is asked again after each batch:
+ * once another instance has found the collector dead, not one more word of
+ * it is made or handed out here.
  */
 static int jtsc_fill(struct jtsc_rng *rng, unsigned int words)
 {
-	int ret;
+	int ret = 0;
 
 	lockdep_assert_held(&rng->lock);
-	while (rng->tested < words) {
-		ret = jtsc_ready(rng);
+	while (!ret && rng->tested < words) {
+		ret = jtsc_add_words(rng);
 		if (!ret)
-			ret = jtsc_add_words(rng);
-		if (ret)
-			return ret;
+			ret = jtsc_ready(rng);
 	}
-	return 0;
+	return ret;
 }
 
 /* Drop the first @words tested words, which carry @credit. */

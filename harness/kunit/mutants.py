@@ -74,12 +74,12 @@ MUTANTS = [
     {
         'name': 'dead-checked-per-block',
         'what': 'the group asked whether the collector is dead only when a '
-                'block starts, not before each batch: a block is still filled '
+                'block starts, not after each batch: a block is still filled '
                 'from a collector another instance found dead',
         'cases': ['jtsc_failover_midfill_test'],
-        'old': '\t\tret = jtsc_ready(rng);\n'
+        'old': '\t\tret = jtsc_add_words(rng);\n'
                '\t\tif (!ret)\n'
-               '\t\t\tret = jtsc_add_words(rng);\n',
+               '\t\t\tret = jtsc_ready(rng);\n',
         'new': '\t\tret = jtsc_add_words(rng);\n',
     },
     {
