@@ -92,7 +92,13 @@ if [ "$(v stats.present)" = 1 ]; then
 			row "  $c" "disabled"
 			continue
 		fi
-		row "  $c" "$(v "stat.$c.samples") samples, $(v "stat.$c.bits_credited") bits credited, credit $(v "stat.$c.credit_per_sample_256ths")/256 bit per sample"
+		est=$(v "stat.$c.estimate_millibits")
+		row "  $c" "$(v "stat.$c.samples") samples, $(v "stat.$c.bits_credited") bits credited"
+		if [ "$(v "stat.$c.estimates")" = 0 ]; then
+			row "" "not started (no startup test, no estimate)"
+		else
+			row "" "estimate $(awk -v m="$est" 'BEGIN{printf "%.3f", m / 1000}') bit per sample ($(v "stat.$c.estimator"), lowest of $(v "stat.$c.estimates") startup tests), credit $(v "stat.$c.credit_per_sample_256ths")/256 bit"
+		fi
 	done
 else
 	row "health tests" "no /sys/kernel/debug/jitter_tsc/stats (debugfs option off?)"

@@ -18,7 +18,7 @@ getcontext().prec = 100
 
 # Credits in 1/256 bit the test can look up: today's, and the ones a
 # remeasurement may pick, up to 4 bits (32 bits in a word of 8 samples).
-CREDITS = (2, 4, 14, 32, 40, 64, 96, 128, 160, 180, 192, 230, 256, 384, 512, 768, 1024)
+CREDITS = (2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256)
 # (window, log2 of alpha, log2 of the permanent alpha)
 TESTS = ((512, 30, 60), (4096, 37, 67))
 

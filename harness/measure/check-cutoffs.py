@@ -1,20 +1,24 @@
 #!/usr/bin/env python3
-"""check-cutoffs.py - recompute every jitter_tsc health-test cutoff from SP 800-90B.
+"""check-cutoffs.py - recompute every step of jitter_tsc's credit ladder from SP 800-90B.
 
-Parses the jtsc_params[] initialisers of crypto/jitter_tsc.c (credit, cutoffs;
-enum constants and simple macros are evaluated; the windows are the enum
-constants JTSC_APT_WINDOW and JTSC_PRED_WINDOW), recomputes
+Parses the JTSC_LADDER(X) rows of include/crypto/internal/jitter_tsc_core.h
+(credit in 1/256 bit, samples per word, the APT and predictor-hits cutoffs)
+and the enum constants there (windows, alphas, the word limits), recomputes
   RCT   C = 1 + ceil(-log2(alpha) / H)                   (90B 4.4.1)
   APT   C = 1 + CRITBINOM(W, 2^-H, 1 - alpha), W = 512   (90B 4.4.2)
   run   a predictor's run of hits: the RCT formula at alpha / 128
   hits  a predictor's hits in its window: the APT formula at alpha / 128
 with H = credit / 256 bit per raw sample, alpha = 2^-30 (intermittent) and
 2^-60 (permanent), exactly (integers and 120-digit decimals, never 1 - 2^-60
-in doubles), and checks that each credit is at most half of the lowest
-min-entropy per sample recorded in harness/measure/results (if present).
-Prints one aligned line per check; exits 1 naming every mismatch.
+in doubles), checks the macro JTSC_RUN_CUTOFF() the rows use for the RCT and
+run cutoffs against the same formula, and checks that each step's samples
+per word is the largest power of two up to JTSC_MAX_SAMPLES_PER_WORD that
+keeps a word within JTSC_MAX_WORD_CREDIT, and that credits ascend.
+Prints one aligned line per check; exits 1 naming every mismatch. Whether a
+credit is justified is not this script's question: that is the runtime
+estimate's, and check-margin.sh checks its margin against the measurements.
 
-usage: check-cutoffs.py [--source FILE] [--results FILE] [--params]
+usage: check-cutoffs.py [--source FILE] [--params]
 """
 import argparse
 import math
@@ -79,7 +83,7 @@ class Evaluator:
             name, args, body = m.group(1), m.group(2), m.group(3)
             try:
                 self.env[name] = eval("lambda %s: %s" % (args, c_to_py(body)), self.env)
-            except SyntaxError:
+            except Exception:
                 pass
         for m in re.finditer(r"^\s*#\s*define\s+(\w+)\s+([^\n]+)$", self.text, re.M):
             self.define(m.group(1), m.group(2))
@@ -111,33 +115,25 @@ class Evaluator:
 
 
 def parse_params(path):
+    """The ladder rows of @path, each a dict, and the evaluator of its constants."""
     text = open(path).read()
     ev = Evaluator(text)
-    body = strip_comments(text)
-    m = re.search(r"jtsc_params\s*\[[^\]]*\]\s*=\s*\{(.*?)\n\};", body, re.S)
+    body = strip_comments(text.replace("\\\n", " "))
+    m = re.search(r"#\s*define\s+JTSC_LADDER\(X\)(.*?)(?:\n\s*\n|\n#|$)", body, re.S)
     if not m:
-        sys.exit("check-cutoffs: no jtsc_params[] initialiser in %s" % path)
-    params = []
-    for blk in re.finditer(r"\[\s*(\w+)\s*\]\s*=\s*\{(.*?)\}", m.group(1), re.S):
-        fields = {"index": blk.group(1)}
-        for f in re.finditer(r"\.(\w+)\s*=\s*([^,]+?)\s*(?:,|$)", blk.group(2), re.S):
-            name, expr = f.group(1), f.group(2).strip()
-            if expr.startswith('"'):
-                fields[name] = expr.strip('"')
-            elif re.fullmatch(r"[a-z_]\w*", expr):
-                fields[name] = expr     # a function, such as .collect
-            else:
-                v = ev.value(expr)
-                if v is None:
-                    sys.exit("check-cutoffs: cannot evaluate .%s = %s" % (name, expr))
-                fields[name] = v
-        params.append(fields)
-    if not params:
-        sys.exit("check-cutoffs: jtsc_params[] has no entries")
-    for p in params:
-        p["apt_window"] = ev.env.get("JTSC_APT_WINDOW")
-        p["pred_window"] = ev.env.get("JTSC_PRED_WINDOW")
-    return params
+        sys.exit("check-cutoffs: no JTSC_LADDER(X) in %s" % path)
+    rows = []
+    for r in re.finditer(r"\bX\(([^)]*)\)", m.group(1)):
+        vals = [ev.value(v) for v in split_top(r.group(1))]
+        if len(vals) != 6 or None in vals:
+            sys.exit("check-cutoffs: cannot read the row X(%s)" % r.group(1))
+        credit, spw, apt, apt_perm, hits, hits_perm = vals
+        rows.append({"credit": credit, "samples_per_word": spw,
+                     "apt_cutoff": apt, "apt_perm_cutoff": apt_perm,
+                     "hits_cutoff": hits, "hits_perm_cutoff": hits_perm})
+    if not rows:
+        sys.exit("check-cutoffs: JTSC_LADDER(X) has no rows")
+    return rows, ev
 
 
 def rct_cutoff(credit, alpha_log2):
@@ -160,101 +156,72 @@ def apt_cutoff(window, credit, alpha_log2):
     return 1 + 0
 
 
-def read_results(path):
-    res = {}
-    if not os.path.exists(path):
-        return res
-    for line in open(path):
-        line = line.strip()
-        if not line or line.startswith("#"):
-            continue
-        key, _, val = line.partition(" ")
-        res[key] = val.strip()
-    return res
-
-
 def main():
     top = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-    ap = argparse.ArgumentParser(description="recompute jitter_tsc health-test cutoffs")
-    ap.add_argument("--source", default=os.path.join(top, "crypto", "jitter_tsc.c"))
-    ap.add_argument("--results", default=os.path.join(top, "harness", "measure", "results"))
+    ap = argparse.ArgumentParser(description="recompute jitter_tsc's credit ladder")
+    ap.add_argument("--source", default=os.path.join(top, "include", "crypto", "internal",
+                                                     "jitter_tsc_core.h"))
     ap.add_argument("--params", action="store_true",
-                    help="only print 'NAME credit CREDIT' lines and 'oversample N' (for bench.sh)")
+                    help="only print 'step N credit C spw S' lines and 'oversample N', "
+                         "'margin M' (for bench.sh and soak.sh)")
     args = ap.parse_args()
     if not os.path.exists(args.source):
         sys.exit("check-cutoffs: %s does not exist" % args.source)
-    params = parse_params(args.source)
+    rows, ev = parse_params(args.source)
     if args.params:
-        for p in params:
-            print("%s credit %d" % (RESULT_KEY.get(p.get("name"), p.get("name")), p.get("credit", 0)))
-        ov = Evaluator(open(args.source).read()).env.get("JTSC_OVERSAMPLE")
+        for i, r in enumerate(rows):
+            print("step %d credit %d spw %d" % (i, r["credit"], r["samples_per_word"]))
+        kcapi = os.path.join(top, "crypto", "jitter_tsc_kcapi.c")
+        ov = Evaluator(open(kcapi).read()).env.get("JTSC_OVERSAMPLE") if os.path.exists(kcapi) else None
         print("oversample %s" % (ov if isinstance(ov, int) else "?"))
+        print("margin %s" % ev.env.get("JTSC_EST_MARGIN", "?"))
         return
-    results = read_results(args.results)
-    # The real credits must rest on all three conditions (the fixtures need not).
-    default_results = os.path.join(top, "harness", "measure", "results")
-    required = ("host", "host_loaded", "guest") \
-        if os.path.abspath(args.results) == default_results else ()
+    env = ev.env
+    need = ("JTSC_APT_WINDOW", "JTSC_PRED_WINDOW", "JTSC_ALPHA_LOG2", "JTSC_PERM_ALPHA_LOG2",
+            "JTSC_MAX_WORD_CREDIT", "JTSC_MAX_SAMPLES_PER_WORD")
+    missing = [n for n in need if not isinstance(env.get(n), int)]
+    if missing:
+        sys.exit("check-cutoffs: %s lacks %s" % (args.source, ", ".join(missing)))
+    if (env["JTSC_ALPHA_LOG2"], env["JTSC_PERM_ALPHA_LOG2"]) != (30, 60):
+        sys.exit("check-cutoffs: the alphas are not 2^-30 and 2^-60")
+    run_macro = env.get("JTSC_RUN_CUTOFF")
     bad = []
-    print("%-12s %-16s %8s %8s  %s" % ("collector", "constant", "in code", "90B", "result"))
+    print("%-8s %-18s %8s %8s  %s" % ("credit", "constant", "in code", "90B", "result"))
 
     def check(who, what, have, want):
         ok = have == want
-        print("%-12s %-16s %8s %8s  %s" % (who, what, have, want, "ok" if ok else "MISMATCH"))
+        print("%-8s %-18s %8s %8s  %s" % (who, what, have, want, "ok" if ok else "MISMATCH"))
         if not ok:
-            bad.append("%s %s is %s, SP 800-90B gives %s" % (who, what, have, want))
+            bad.append("credit %s: %s is %s, SP 800-90B gives %s" % (who, what, have, want))
 
-    for p in params:
-        who = p.get("name", p["index"])
-        need = ("credit", "apt_window", "pred_window", "rct_cutoff", "rct_perm_cutoff",
-                "apt_cutoff", "apt_perm_cutoff", "run_cutoff", "run_perm_cutoff",
-                "hits_cutoff", "hits_perm_cutoff")
-        missing = [f for f in need if not isinstance(p.get(f), int)]
-        if missing:
-            bad.append("%s: jtsc_params[] or its windows lack %s" % (who, ", ".join(missing)))
+    last = 0
+    for r in rows:
+        credit = r["credit"]
+        who = "%d/256" % credit
+        if not last < credit <= 8 << ENTROPY_SHIFT:
+            bad.append("%s: credits must ascend and stay below 8 bits" % who)
             continue
-        credit = p["credit"]
-        if not 0 < credit <= 8 << ENTROPY_SHIFT:
-            bad.append("%s: credit %d/256 is not a plausible min-entropy" % (who, credit))
-            continue
+        last = credit
+        spw = env["JTSC_MAX_SAMPLES_PER_WORD"]
+        while credit * spw > env["JTSC_MAX_WORD_CREDIT"]:
+            spw //= 2
+        check(who, "samples_per_word", r["samples_per_word"], spw)
         for pre, alog in ALPHA_LOG2.items():
             plog = alog + PRED_EXTRA_LOG2
-            check(who, "rct_%scutoff" % pre, p["rct_%scutoff" % pre], rct_cutoff(credit, alog))
-            check(who, "apt_%scutoff" % pre, p["apt_%scutoff" % pre],
-                  apt_cutoff(p["apt_window"], credit, alog))
-            check(who, "run_%scutoff" % pre, p["run_%scutoff" % pre], rct_cutoff(credit, plog))
-            check(who, "hits_%scutoff" % pre, p["hits_%scutoff" % pre],
-                  apt_cutoff(p["pred_window"], credit, plog))
-        # credit at most half of the lowest measured min-entropy (per sample)
-        key = RESULT_KEY.get(who, who)
-        meas = []
-        for k, v in results.items():
-            m = re.match(r"(\w+)\.%s\.h_min(_lowest)?$" % re.escape(key), k)
-            if m:
-                try:
-                    meas.append((float(v.split()[0]), m.group(1) + (", lowest run" if m.group(2) else "")))
-                except ValueError:
-                    pass
-        h = credit / float(1 << ENTROPY_SHIFT)
-        for cond in required:
-            if not any(w.split(",")[0] == cond for _, w in meas):
-                bad.append("%s: no %s.%s.h_min in the results: the credit must rest on "
-                           "the host quiet, the host loaded and the TCG guest" % (who, cond, key))
-        if not meas:
-            print("%-12s %-16s %8.4f %8s  %s" % (who, "credit (bits)", h, "-", "no measurement recorded"))
-            continue
-        low, where = min(meas)
-        ok = h <= low / 2
-        print("%-12s %-16s %8.4f %8.4f  %s (half of %.4f measured, %s)" %
-              (who, "credit (bits)", h, low / 2, "ok" if ok else "TOO HIGH", low, where))
-        if not ok:
-            bad.append("%s credit %.4f bit exceeds half of the lowest measured min-entropy "
-                       "%.4f (%s)" % (who, h, low, where))
+            if callable(run_macro):
+                check(who, "rct_%scutoff" % pre, run_macro(alog, credit), rct_cutoff(credit, alog))
+                check(who, "run_%scutoff" % pre, run_macro(plog, credit), rct_cutoff(credit, plog))
+            else:
+                bad.append("JTSC_RUN_CUTOFF() not found or not evaluable")
+            check(who, "apt_%scutoff" % pre, r["apt_%scutoff" % pre],
+                  apt_cutoff(env["JTSC_APT_WINDOW"], credit, alog))
+            check(who, "hits_%scutoff" % pre, r["hits_%scutoff" % pre],
+                  apt_cutoff(env["JTSC_PRED_WINDOW"], credit, plog))
     if bad:
         for b in bad:
             print("check-cutoffs: " + b)
         sys.exit(1)
-    print("check-cutoffs: %d collectors, all cutoffs match SP 800-90B" % len(params))
+    print("check-cutoffs: %d ladder steps, all cutoffs match SP 800-90B" % len(rows))
 
 
 if __name__ == "__main__":

@@ -1,21 +1,22 @@
 #!/usr/bin/env python3
 """check-docs.py - the figures the prose quotes agree with the code.
 
-Reads the credits, samples per word and cutoffs from the jtsc_params[]
-initialisers of crypto/jitter_tsc.c (check-cutoffs.py's parser) and
-JITTER_TSC_PULL_MAX from include/crypto/jitter_tsc.h, then checks the
-documentation, the changelogs, the cover letter, the Kconfig help and the
-code comments:
+Reads the credit ladder (credits, samples per word, cutoffs) and the
+margin from include/crypto/internal/jitter_tsc_core.h (check-cutoffs.py's
+parser) and JITTER_TSC_PULL_MAX from include/crypto/jitter_tsc.h, then
+checks the documentation, the changelogs, the cover letter, the Kconfig
+help and the code comments:
 
-  credit    every "N/256" is a current credit, unless its line or the one
-            before says "earlier" or "previous" (history) or it is the unit
-            ("in 1/256 bit"); "N/256 = X bit" has X = N/256 to the digits
-            shown;
-  per word  "S samples, B bits" in the rst's credit table, per collector;
-  cutoffs   the rst's cutoff table, every column, per collector;
+  credit    every "N/256" is a step of the ladder, unless its line or the
+            one before says "earlier" or "previous" (history) or it is the
+            unit ("in 1/256 bit"); "N/256 = X bit" has X = N/256 to the
+            digits shown;
+  margin    every "margin of N" and "JTSC_EST_MARGIN`` (N)" is the code's;
+  ladder    the rst's ladder table has one row per step, every column
+            (samples and bits per word, each cutoff pair) the code's;
   pull      "JITTER_TSC_PULL_MAX`` (N)" gives the header's value, and every
             "N bits credited" in the prose is what one full pull carries
-            from one of the collectors.
+            at some step of the ladder.
 
 Prints one line per check; exits 1 naming every mismatch.
 
@@ -30,7 +31,9 @@ ROOT = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else
                        os.path.join(os.path.dirname(__file__), "..", ".."))
 HERE = os.path.dirname(os.path.abspath(__file__))
 PROSE = ["Documentation/crypto/jitter_tsc.rst", "series/cover-letter.txt",
-         "crypto/Kconfig.patch", "crypto/jitter_tsc.c", "drivers/char/random.c.patch"]
+         "crypto/Kconfig.patch", "crypto/jitter_tsc_kcapi.c", "crypto/jitter_tsc_core.c",
+         "crypto/jitter_tsc_estimate.c", "include/crypto/internal/jitter_tsc_core.h",
+         "drivers/char/random.c.patch"]
 SERIES = os.path.join(ROOT, "series")
 PROSE += sorted("series/" + f for f in os.listdir(SERIES)
                 if re.match(r"\d\d-.*\.txt$", f))
@@ -38,8 +41,13 @@ PROSE += sorted("series/" + f for f in os.listdir(SERIES)
 spec = importlib.util.spec_from_file_location("cc", os.path.join(HERE, "check-cutoffs.py"))
 cc = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(cc)
-params = {p["name"]: p for p in cc.parse_params(os.path.join(ROOT, "crypto/jitter_tsc.c"))}
-credits = {p["credit"] for p in params.values()}
+rows, ev = cc.parse_params(os.path.join(ROOT, "include/crypto/internal/jitter_tsc_core.h"))
+margin = ev.env.get("JTSC_EST_MARGIN")
+credits = {p["credit"] for p in rows}
+for p in rows:
+    for pre, alog in cc.ALPHA_LOG2.items():
+        p["rct_%scutoff" % pre] = cc.rct_cutoff(p["credit"], alog)
+        p["run_%scutoff" % pre] = cc.rct_cutoff(p["credit"], alog + cc.PRED_EXTRA_LOG2)
 
 hdr = open(os.path.join(ROOT, "include/crypto/jitter_tsc.h")).read()
 m = re.search(r"#define\s+JITTER_TSC_PULL_MAX\s+(\d+)", hdr)
@@ -47,8 +55,7 @@ if not m:
     sys.exit("check-docs: no JITTER_TSC_PULL_MAX in include/crypto/jitter_tsc.h")
 pull_max = int(m.group(1))
 # bits one full pull carries, per collector (whole bits, as jitter_tsc_pull())
-pull_bits = {(pull_max // 8) * p["credit"] * p["samples_per_word"] // 256
-             for p in params.values()}
+pull_bits = {(pull_max // 8) * p["credit"] * p["samples_per_word"] // 256 for p in rows}
 
 bad = []
 checked = 0
@@ -83,6 +90,9 @@ for rel in PROSE:
                 x = m.group(2).rstrip(".")
                 ok("%d/256 = %s bit, not %.*f" % (n, x, decimals(x), n / 256),
                    abs(float(x) - n / 256) <= 0.5 * 10 ** -decimals(x) + 1e-12, where)
+        for m in re.finditer(r"(?:margin of|JTSC_EST_MARGIN``?\s*\()\s*(\d+)", line):
+            ok("margin %s, the code's is %s" % (m.group(1), margin),
+               int(m.group(1)) == margin or history, where)
         for m in re.finditer(r"JITTER_TSC_PULL_MAX``?\s*\((\d+)\)", line):
             ok("JITTER_TSC_PULL_MAX is %d, not %s" % (pull_max, m.group(1)),
                int(m.group(1)) == pull_max, where)
@@ -91,34 +101,32 @@ for rel in PROSE:
                (m.group(1), ", ".join(map(str, sorted(pull_bits)))),
                int(m.group(1)) in pull_bits or history, where)
 
-# the rst's tables, one row per collector
+# the rst's ladder table, one row per step
 rst = "Documentation/crypto/jitter_tsc.rst"
 text = open(os.path.join(ROOT, rst)).read()
-for name, p in params.items():
-    per_word = p["credit"] * p["samples_per_word"] / 256
-    row = re.search(r"^%s\s+\d+/256 = [\d.]+ bit per sample\s+(\d+) samples, ([\d.]+) bits$"
-                    % re.escape(name), text, re.M)
-    ok("credit table row for %s missing" % name, row is not None, rst)
-    if row:
-        ok("%s: %s samples per word in the table, %d in the code" %
-           (name, row.group(1), p["samples_per_word"]), int(row.group(1)) == p["samples_per_word"], rst)
-        ok("%s: %s bits per word in the table, %g in the code" % (name, row.group(2), per_word),
-           abs(float(row.group(2)) - per_word) < 1e-9, rst)
-    row = re.search(r"^%s\s+([\d.]+)\s+(\d+) / (\d+)\s+(\d+) / (\d+)\s+(\d+) / (\d+)\s+(\d+) / (\d+)$"
-                    % re.escape(name), text, re.M)
-    ok("cutoff table row for %s missing" % name, row is not None, rst)
-    if row:
-        want = [p[k] for k in ("rct_cutoff", "rct_perm_cutoff", "apt_cutoff", "apt_perm_cutoff",
-                               "run_cutoff", "run_perm_cutoff", "hits_cutoff", "hits_perm_cutoff")]
-        got = [int(x) for x in row.groups()[1:]]
-        ok("%s: cutoffs %s in the table, %s in the code" % (name, got, want), got == want, rst)
-        h = row.group(1)
-        ok("%s: H %s in the table, credit %d/256" % (name, h, p["credit"]),
-           abs(float(h) - p["credit"] / 256) <= 0.5 * 10 ** -decimals(h) + 1e-12, rst)
+for p in rows:
+    c = p["credit"]
+    per_word = c * p["samples_per_word"] / 256
+    row = re.search(r"^%d/256 = ([\d.]+)\s+(\d+) samples, ([\d.]+) bits\s+(\d+) / (\d+)\s+(\d+) / (\d+)"
+                    r"\s+(\d+) / (\d+)\s+(\d+) / (\d+)\s*$" % c, text, re.M)
+    ok("ladder table row for %d/256 missing" % c, row is not None, rst)
+    if not row:
+        continue
+    h = row.group(1)
+    ok("%d/256: %s bit in the table" % (c, h),
+       abs(float(h) - c / 256) <= 0.5 * 10 ** -decimals(h) + 1e-12, rst)
+    ok("%d/256: %s samples per word in the table, %d in the code" %
+       (c, row.group(2), p["samples_per_word"]), int(row.group(2)) == p["samples_per_word"], rst)
+    ok("%d/256: %s bits per word in the table, %g in the code" % (c, row.group(3), per_word),
+       abs(float(row.group(3)) - per_word) < 1e-9, rst)
+    want = [p[k] for k in ("rct_cutoff", "rct_perm_cutoff", "apt_cutoff", "apt_perm_cutoff",
+                           "run_cutoff", "run_perm_cutoff", "hits_cutoff", "hits_perm_cutoff")]
+    got = [int(x) for x in row.groups()[3:]]
+    ok("%d/256: cutoffs %s in the table, %s in the code" % (c, got, want), got == want, rst)
 
 for b in bad:
     print("check-docs: MISMATCH " + b)
-print("check-docs: %d checks on %d files, %d mismatches (credits %s, pull %d bytes = %s bits)" %
-      (checked, len(PROSE), len(bad), ", ".join("%d/256" % c for c in sorted(credits)),
+print("check-docs: %d checks on %d files, %d mismatches (ladder %s, margin %s, pull %d bytes = %s bits)" %
+      (checked, len(PROSE), len(bad), ", ".join("%d/256" % c for c in sorted(credits)), margin,
        pull_max, "/".join(map(str, sorted(pull_bits)))))
 sys.exit(1 if bad else 0)

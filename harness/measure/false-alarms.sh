@@ -1,10 +1,11 @@
 #!/bin/sh
 # false-alarms.sh - do jitter_tsc's health tests trip on a healthy source?
 # Runs SAMPLES (default 10^8) raw samples of the kernel's speculative loop on
-# the host CPU through the kernel's own health-test code compiled in user
-# space (health-host.c: the Parameters and Health tests sections of
-# crypto/jitter_tsc.c, cut out at build time), quiet and loaded (as host.sh:
-# the build lock held; loaded, two xz -9 beside it), about a minute each.
+# the host CPU through the kernel's own health tests compiled in user space
+# (health-host.c: crypto/jitter_tsc_core.c and jitter_tsc_estimate.c as they
+# are, at the credit step the estimate of the first samples picks, as the
+# kernel's startup test does), quiet and loaded (as host.sh: the build lock
+# held; loaded, two xz -9 beside it), about a minute each.
 # Then the sample files of the last host.sh and guest.sh runs, if any, through
 # the tests of their collector. Prints the failure counts (and the first few
 # failures) and the largest count of each test beside its cutoff; writes the
@@ -23,7 +24,7 @@ cpu=$(host_cpu)
 # summary FILE: one line from health-host's output
 summary() {
 	awk '$1=="intermittent"{i=$2} $1=="permanent"{p=$2} $1=="samples"{n=$2} $1=="credit_256ths"{cr=$2}
-		$1=="largest"{c[$2]=$3 "/" $5; if ($7 != "") { k=$7; gsub(/[^0-9]/, "", k); c[$2]=c[$2] (k ? " (lag " k ")" : " (stuck)") }}
+		$1=="largest"{c[$2]=$3 "/" $5; if ($7 != "") { k=$7; gsub(/[^0-9]/, "", k); c[$2]=c[$2] (k > 64 ? " (difference " k - 63 ")" : k ? " (lag " k ")" : " (stuck)") }}
 		END{printf "%s intermittent, %s permanent in %s samples at credit %s/256; largest count/cutoff: RCT run %s, APT %s, predictor run %s, predictor hits %s\n",
 			i, p, n, cr, c["rct_run"], c["apt_count"], c["predictor_run"], c["predictor_hits"]}' "$1"
 }

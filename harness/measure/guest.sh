@@ -36,7 +36,7 @@ esac
 export JTSC_ARCH=$arch
 [ -r "$kernel" ] || { echo "guest: no kernel at $kernel (make kernel)" >&2; exit 2; }
 mkdir -p "$out"
-build_tools ea_noniid
+build_tools ea_noniid ea-core
 
 # initramfs: the guest one (harness/guest/mkinitramfs.sh) + a newc archive
 # whose /init is dump-init (later entries override earlier ones)
@@ -128,6 +128,7 @@ if [ -s "$out/spec_raw.bin" ]; then
 	set_results $key.spec.samples "$(cnt spec_raw)"
 	set_results $key.spec.ns_per_sample "$(ns spec_raw)"
 	set_hmin $key.spec "$out/spec_raw.ea" "$where"
+	set_margin $key.spec "$out/spec_raw.bin" "$out/spec_raw.ea" "$where"
 fi
 if [ -s "$out/timer_raw.bin" ]; then
 	echo "guest: estimating timer_raw ($(cnt timer_raw) samples)"
@@ -135,6 +136,7 @@ if [ -s "$out/timer_raw.bin" ]; then
 	set_results $key.timer.samples "$(cnt timer_raw)"
 	set_results $key.timer.ns_per_sample "$(ns timer_raw)"
 	set_hmin $key.timer "$out/timer_raw.ea" "$where"
+	set_margin $key.timer "$out/timer_raw.bin" "$out/timer_raw.ea" "$where"
 fi
 set_results $key.where "$where"
 set_results $key.date "$(date -u +%Y-%m-%dT%H:%MZ)"

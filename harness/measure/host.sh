@@ -27,7 +27,7 @@ set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 n=${1:-1000000}
 . "$top/harness/measure/lib.sh"
-build_tools ea_noniid host-spec host-spec-variants host-timer
+build_tools ea_noniid ea-core host-spec host-spec-variants host-timer
 out=$top/out/measure; d=$out/host; mkdir -p "$d"
 cpu=$(host_cpu)
 spec_runs=${HOST_SPEC_RUNS:-3} var_runs=${HOST_VARIANT_RUNS:-1} timer_runs=${HOST_TIMER_RUNS:-1}
@@ -86,6 +86,7 @@ record() {
 	for f in "$d/$2-$3"-*.ea; do
 		[ -e "$f" ] || continue	# no such runs
 		f=${f%.ea}; k=$((k + 1))
+		set_margin "$rp" "$f.bin" "$f.ea"
 		runs="${runs:+$runs; }$(ea_min "$f.ea") ($(ea_which "$f.ea")) $(val "$f" ns_per_sample) ns"
 		if [ -z "$best" ] || awk -v a="$(ea_min "$f.ea")" -v b="$(ea_min "$best.ea")" 'BEGIN{exit !(a < b)}'; then
 			best=$f

@@ -73,41 +73,30 @@ build_spec_variant() {
 		"$top/harness/measure/host-spec.c" "$M/hweight.o"
 }
 
-# build_health: $M/health-host, with the Parameters and Health tests
-# sections of crypto/jitter_tsc.c (from the "Parameters" banner to the
-# "Folding" one) and its jtsc_params[] table cut out into
-# $M/jitter_tsc-health.inc, never a copy kept
+# CORE: the host-independent core of jitter_tsc, compiled as it is with
+# harness/measure/include standing in for the kernel headers it uses
+CORE="$top/crypto/jitter_tsc_core.c $top/crypto/jitter_tsc_estimate.c"
+CORE_HDRS="$top/include/crypto/internal/jitter_tsc_core.h $top/include/crypto/internal/jitter_tsc_estimate.h"
+CORE_CFLAGS="-I $top/harness/measure/include -I $top/include"
+
+# build_health: $M/health-host, the kernel's health tests, credit ladder and
+# runtime estimate (the core) around the kernel's speculative loop
 build_health() {
 	build_hweight || return 1
-	_hc=$top/crypto/jitter_tsc.c
-	fresh "$M/health-host" "$top/harness/measure/health-host.c" "$_hc" "$HDR" \
-		"$top/include/crypto/internal/jitter_tsc.h" "$M/hweight.o" "$top/harness/measure/lib.sh" && return 0
-	mkdir -p "$M/shim/linux"
-	echo 'struct mutex { int unused; };	/* stand-in for <linux/mutex.h> */' > "$M/shim/linux/mutex.h"
-	for _h in types errno; do	# the system's uapi headers, for libc
-		printf '%s\n' "/* stand-in for the kernel's <linux/$_h.h>: health-host.c defines the rest */" \
-			"#include_next <linux/$_h.h>" > "$M/shim/linux/$_h.h"
-	done
-	# the sections, then the jtsc_params[] table if it lies outside them
-	awk '{ l[NR] = $0 } /^\/\*\*\*\*\*\*\*\*\*\*\*\*\*\*\*\*\*\*\*\*+$/ { b[NR] = 1 }
-		/^const struct jtsc_health_params jtsc_params\[/ { p = NR }
-		p && !q && /^};/ { q = NR }
-		END {
-			for (i = 1; i <= NR; i++) if (b[i]) {
-				if (l[i + 2] == " * Parameters") s = i
-				if (l[i + 2] == " * Folding") e = i - 1
-			}
-			if (!s || e < s || !q) exit 1
-			print "#line " s " \"crypto/jitter_tsc.c\""
-			for (i = s; i <= e; i++) print l[i]
-			if (p >= s && p <= e) exit
-			print "#line " p " \"crypto/jitter_tsc.c\""
-			for (i = p; i <= q; i++) print l[i]
-		}' "$_hc" > "$M/jitter_tsc-health.inc" && grep -q 'jtsc_health_sample' "$M/jitter_tsc-health.inc" ||
-		{ echo "measure: no Parameters ... Folding sections or jtsc_params[] in $_hc" >&2; return 1; }
-	gcc $CFLAGS_TOOLS -mno-popcnt -I "$M/shim" -I "$M" -I "$top/include" \
-		-idirafter "$top/arch/x86/include" -o "$M/health-host" \
-		"$top/harness/measure/health-host.c" "$M/hweight.o"
+	# shellcheck disable=SC2086
+	fresh "$M/health-host" "$top/harness/measure/health-host.c" $CORE $CORE_HDRS "$HDR" \
+		"$M/hweight.o" "$top/harness/measure/lib.sh" && return 0
+	# shellcheck disable=SC2086
+	gcc $CFLAGS_TOOLS -mno-popcnt $CORE_CFLAGS -idirafter "$top/arch/x86/include" \
+		-o "$M/health-host" "$top/harness/measure/health-host.c" $CORE "$M/hweight.o" -lm
+}
+
+# build_ea_core: $M/ea-core, the core's runtime estimate on a file
+build_ea_core() {
+	# shellcheck disable=SC2086
+	fresh "$M/ea-core" "$top/harness/measure/ea-core.c" $CORE $CORE_HDRS && return 0
+	# shellcheck disable=SC2086
+	gcc $CFLAGS_TOOLS $CORE_CFLAGS -o "$M/ea-core" "$top/harness/measure/ea-core.c" $CORE
 }
 
 # build_tools [TOOL...]: build the tools named (default: ea_noniid,
@@ -133,6 +122,7 @@ build_tools() {
 		host-timer)
 			fresh "$M/$t" "$src" || gcc $CFLAGS_TOOLS -pthread -o "$M/$t" "$src" ;;
 		health-host) build_health ;;
+		ea-core) build_ea_core ;;
 		*) echo "measure: no tool $t" >&2; return 1 ;;
 		esac || return 1
 	done
@@ -170,6 +160,35 @@ set_hmin() {
 	if [ -z "$old" ] || awk -v a="$h" -v b="$old" 'BEGIN{exit !(a < b)}'; then
 		set_results "$1.h_min_lowest" "$h ($(date -u +%Y-%m-%d), $(ea_which "$2"); ${3:-$(host_cpu)})"
 	fi
+}
+
+# MARGIN: one line per sample file measured, kept across runs and hosts:
+# "DATE PREFIX H_MIN RT_MAX RT_MEDIAN WINDOWS CPU...", H_MIN the file's
+# ea_noniid minimum over all its samples, RT_* the kernel's runtime estimate
+# (ea-core) over each disjoint startup-sized window of it; check-margin.py
+# checks the ladder step picked from RT_MAX against H_MIN / 2 on every line
+MARGIN=$top/harness/measure/margin-results
+RT_WINDOW=12288
+
+# rt_windows BINFILE: "MAX MEDIAN WINDOWS" of ea-core over the file's windows
+rt_windows() {
+	build_tools ea-core || return 1
+	_sz=$(stat -c %s "$1")
+	_o=0
+	while [ $((_o + RT_WINDOW)) -le "$_sz" ]; do
+		"$M/ea-core" -o "$_o" -n "$RT_WINDOW" "$1" | awk '$1=="H_min"{print $2}'
+		_o=$((_o + RT_WINDOW))
+	done | sort -g | awk '{a[n++]=$1} END{if (n) printf "%s %s %d\n", a[n-1], a[int(n/2)], n}'
+}
+
+# set_margin PREFIX BINFILE EAFILE [WHERE]: a MARGIN line for the file
+set_margin() {
+	_h=$(ea_min "$3")
+	_rt=$(rt_windows "$2")
+	[ -n "$_h" ] && [ -n "$_rt" ] || return 0
+	[ -f "$MARGIN" ] || printf '%s\n' "# Written by host.sh and guest.sh (lib.sh set_margin); read by check-margin.py." \
+		"# DATE PREFIX H_MIN(10^6-sample ea_noniid) RT_MAX RT_MEDIAN WINDOWS(ea-core, $RT_WINDOW samples each) CPU" > "$MARGIN"
+	echo "$(date -u +%Y-%m-%dT%H:%MZ) $1 $_h $_rt ${4:-$(host_cpu)}" >> "$MARGIN"
 }
 
 # The shared build lock: held around measurements that must run quiet.

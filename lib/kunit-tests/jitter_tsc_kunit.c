@@ -98,10 +98,30 @@ static u64 jtsc_test_prng(u64 *s)
 	return *s * 0x2545f4914f6cdd1dULL;
 }
 
+/*
+ * The ladder step each collector's scripted tests run at: the timer
+ * collector's are held at the floor (jtsc_test_group_init() lowers the
+ * group's step, as an earlier low estimate on another instance would), the
+ * speculative collector's get what the estimate of the healthy stream
+ * allows, the ceiling. Together they cover both ends of the ladder.
+ */
+static const struct jtsc_health_params *jtsc_test_params(enum jtsc_source src)
+{
+	return &jtsc_ladder[src == JTSC_SRC_TIMER ? 0 : jtsc_ladder_steps - 1];
+}
+
+/* Which end of the ladder @p is, for messages. */
+static const char *jtsc_test_pname(const struct jtsc_health_params *p)
+{
+	if (p == &jtsc_ladder[0])
+		return "floor step";
+	return p == &jtsc_ladder[jtsc_ladder_steps - 1] ? "ceiling step" : "ladder step";
+}
+
 /* Entropy credited to one pool word of @src, in 1/256 bit. */
 static unsigned int jtsc_test_word_credit(enum jtsc_source src)
 {
-	return jtsc_params[src].credit * jtsc_params[src].samples_per_word;
+	return jtsc_test_params(src)->credit * jtsc_test_params(src)->samples_per_word;
 }
 
 /* Pool words behind one output block of @src. */
@@ -111,19 +131,20 @@ static unsigned int jtsc_test_block_words(enum jtsc_source src)
 }
 
 /*
- * The credits, written out as Documentation/crypto/jitter_tsc.rst and the
- * changelogs state them, in 1/256 bit, rather than read back from
- * jtsc_params[]: a change of any credit, or of what a word or a block
- * carries, fails jtsc_credit_pinned_test until the claim changes with it.
+ * The credits of the ladder's ceiling and floor, written out as
+ * Documentation/crypto/jitter_tsc.rst and the changelogs state them, in
+ * 1/256 bit, rather than read back from jtsc_ladder[]: a change of either,
+ * or of what a word or a block carries, fails jtsc_credit_pinned_test until
+ * the claim changes with it.
  */
 static const struct {
 	unsigned int sample;	/* per raw sample */
 	unsigned int word;	/* per pool word */
 	unsigned int block;	/* per output block of 32 bytes */
 } jtsc_test_pinned[] = {
-	/* 128 samples a word; 26 words (520 bits) a block */
-	[JTSC_SRC_SPEC] = { 40, 5120, 133120 },
-	/* 512 samples a word; 128 words (512 bits) a block */
+	/* the ceiling: 32 samples a word; 16 words (512 bits) a block */
+	[JTSC_SRC_SPEC] = { 256, 8192, 131072 },
+	/* the floor: 512 samples a word; 128 words (512 bits) a block */
 	[JTSC_SRC_TIMER] = { 2, 1024, 131072 },
 };
 
@@ -200,39 +221,35 @@ struct jtsc_binom_ref {
 static const struct jtsc_binom_ref jtsc_binom_refs[] = {
 /* BEGIN apt-cutoffs.py output */
 	{ 2, 512, 30, 60, 513, 513 },
+	{ 3, 512, 30, 60, 513, 513 },
 	{ 4, 512, 30, 60, 513, 513 },
-	{ 14, 512, 30, 60, 513, 513 },
+	{ 6, 512, 30, 60, 513, 513 },
+	{ 8, 512, 30, 60, 513, 513 },
+	{ 12, 512, 30, 60, 513, 513 },
+	{ 16, 512, 30, 60, 512, 513 },
+	{ 24, 512, 30, 60, 508, 513 },
 	{ 32, 512, 30, 60, 502, 512 },
-	{ 40, 512, 30, 60, 496, 508 },
+	{ 48, 512, 30, 60, 490, 504 },
 	{ 64, 512, 30, 60, 477, 494 },
 	{ 96, 512, 30, 60, 449, 471 },
 	{ 128, 512, 30, 60, 422, 447 },
-	{ 160, 512, 30, 60, 396, 423 },
-	{ 180, 512, 30, 60, 380, 408 },
 	{ 192, 512, 30, 60, 371, 399 },
-	{ 230, 512, 30, 60, 343, 372 },
 	{ 256, 512, 30, 60, 325, 355 },
-	{ 384, 512, 30, 60, 248, 279 },
-	{ 512, 512, 30, 60, 190, 220 },
-	{ 768, 512, 30, 60, 114, 139 },
-	{ 1024, 512, 30, 60, 71, 91 },
 	{ 2, 4096, 37, 67, 4097, 4097 },
+	{ 3, 4096, 37, 67, 4094, 4097 },
 	{ 4, 4096, 37, 67, 4089, 4097 },
-	{ 14, 4096, 37, 67, 4019, 4043 },
+	{ 6, 4096, 37, 67, 4077, 4090 },
+	{ 8, 4096, 37, 67, 4064, 4080 },
+	{ 12, 4096, 37, 67, 4035, 4056 },
+	{ 16, 4096, 37, 67, 4003, 4029 },
+	{ 24, 4096, 37, 67, 3937, 3970 },
 	{ 32, 4096, 37, 67, 3870, 3909 },
-	{ 40, 4096, 37, 67, 3802, 3845 },
+	{ 48, 4096, 37, 67, 3733, 3781 },
 	{ 64, 4096, 37, 67, 3598, 3653 },
 	{ 96, 4096, 37, 67, 3337, 3401 },
 	{ 128, 4096, 37, 67, 3091, 3162 },
-	{ 160, 4096, 37, 67, 2861, 2936 },
-	{ 180, 4096, 37, 67, 2725, 2803 },
 	{ 192, 4096, 37, 67, 2647, 2726 },
-	{ 230, 4096, 37, 67, 2413, 2494 },
 	{ 256, 4096, 37, 67, 2265, 2346 },
-	{ 384, 4096, 37, 67, 1658, 1737 },
-	{ 512, 4096, 37, 67, 1216, 1289 },
-	{ 768, 4096, 37, 67, 661, 720 },
-	{ 1024, 4096, 37, 67, 368, 413 },
 /* END apt-cutoffs.py output */
 };
 
@@ -262,10 +279,8 @@ static unsigned int jtsc_test_run_cutoff(unsigned int log2_alpha,
  * in integers, the APT's and the predictor hits' from the table above. A
  * new credit without a table row fails here, naming the script to rerun.
  */
-static void jtsc_cutoffs_test(struct kunit *test)
+static void jtsc_test_step_cutoffs(struct kunit *test, const struct jtsc_health_params *p)
 {
-	const struct jtsc_source_case *c = test->param_value;
-	const struct jtsc_health_params *p = &jtsc_params[c->src];
 	const struct jtsc_binom_ref *apt, *hits;
 
 	KUNIT_ASSERT_GT(test, p->credit, 0U);
@@ -315,34 +330,48 @@ static void jtsc_cutoffs_test(struct kunit *test)
 	KUNIT_EXPECT_LE(test, p->hits_perm_cutoff, JTSC_TEST_PRED_WINDOW + 1);
 }
 
+/* Every step of the credit ladder. */
+static void jtsc_cutoffs_test(struct kunit *test)
+{
+	unsigned int i;
+
+	KUNIT_EXPECT_EQ(test, jtsc_ladder[0].credit, 2U);
+	KUNIT_EXPECT_EQ(test, jtsc_ladder[jtsc_ladder_steps - 1].credit, 256U);
+	for (i = 0; i < jtsc_ladder_steps; i++)
+		jtsc_test_step_cutoffs(test, &jtsc_ladder[i]);
+}
+
 /*
- * The rest of a collector's row: a name, words that carry at most 32
- * credited bits and tile the windows and batches, and the collect
- * function that the static stubs below replace.
+ * Every step of the ladder: credits ascending, words that carry at most 32
+ * credited bits and tile the windows and batches; and each collector's
+ * row: a name and the collect function that the static stubs replace.
  */
 static void jtsc_params_test(struct kunit *test)
 {
 	const struct jtsc_source_case *c = test->param_value;
-	const struct jtsc_health_params *p = &jtsc_params[c->src];
+	const struct jtsc_collector *col = &jtsc_collectors[c->src];
+	unsigned int i;
 
-	KUNIT_EXPECT_NOT_NULL(test, p->name);
-	KUNIT_EXPECT_LE(test, jtsc_test_word_credit(c->src),
-			JTSC_TEST_MAX_WORD_CREDIT);
-	KUNIT_EXPECT_EQ(test, p->samples_per_word % sizeof(u64), 0U);
-	KUNIT_EXPECT_EQ(test, JTSC_TEST_PRED_WINDOW % p->samples_per_word, 0U);
-	KUNIT_EXPECT_EQ(test, JTSC_BATCH % p->samples_per_word, 0U);
-	KUNIT_EXPECT_PTR_EQ(test, p->collect, c->src == JTSC_SRC_SPEC ?
+	KUNIT_EXPECT_NOT_NULL(test, col->name);
+	KUNIT_EXPECT_PTR_EQ(test, col->collect, c->src == JTSC_SRC_SPEC ?
 			    jtsc_spec_collect : jtsc_timer_collect);
+	for (i = 0; i < jtsc_ladder_steps; i++) {
+		const struct jtsc_health_params *p = &jtsc_ladder[i];
+
+		if (i)
+			KUNIT_EXPECT_GT(test, p->credit, jtsc_ladder[i - 1].credit);
+		KUNIT_EXPECT_LE_MSG(test, p->credit * p->samples_per_word,
+				    JTSC_TEST_MAX_WORD_CREDIT, "credit %u", p->credit);
+		KUNIT_EXPECT_EQ(test, p->samples_per_word % sizeof(u64), 0U);
+		KUNIT_EXPECT_EQ(test, JTSC_TEST_PRED_WINDOW % p->samples_per_word, 0U);
+		KUNIT_EXPECT_EQ(test, JTSC_BATCH % p->samples_per_word, 0U);
+	}
 }
 
-/*
- * The constants this suite mirrors, as the driver shows them: the startup
- * length, the APT window, the predictor window.
- */
 static void jtsc_constants_test(struct kunit *test)
 {
 	const struct jtsc_source_case *c = test->param_value;
-	struct jtsc_health *h = jtsc_test_health(test, &jtsc_params[c->src]);
+	struct jtsc_health *h = jtsc_test_health(test, jtsc_test_params(c->src));
 	enum jtsc_health_result res;
 	unsigned int n, closed = 0;
 	u64 i = 0;
@@ -368,7 +397,7 @@ static void jtsc_constants_test(struct kunit *test)
 static void jtsc_health_startup_test(struct kunit *test)
 {
 	const struct jtsc_source_case *c = test->param_value;
-	const struct jtsc_health_params *p = &jtsc_params[c->src];
+	const struct jtsc_health_params *p = jtsc_test_params(c->src);
 	struct jtsc_health *h = jtsc_test_health(test, p);
 	enum jtsc_health_result res;
 	u64 i = 0;
@@ -396,7 +425,7 @@ static void jtsc_health_startup_test(struct kunit *test)
 static void jtsc_health_good_stream_test(struct kunit *test)
 {
 	const struct jtsc_source_case *c = test->param_value;
-	struct jtsc_health *h = jtsc_test_health(test, &jtsc_params[c->src]);
+	struct jtsc_health *h = jtsc_test_health(test, jtsc_test_params(c->src));
 	unsigned int n, closed = 0, max_hold = 0;
 	enum jtsc_health_result res;
 	u64 i = 0;
@@ -453,7 +482,7 @@ static enum jtsc_health_result jtsc_test_short_run(struct kunit *test,
 static void jtsc_health_transition_test(struct kunit *test)
 {
 	const struct jtsc_source_case *c = test->param_value;
-	struct jtsc_health *h = jtsc_test_health(test, &jtsc_params[c->src]);
+	struct jtsc_health *h = jtsc_test_health(test, jtsc_test_params(c->src));
 	enum jtsc_health_result res;
 	unsigned int n;
 	u64 i = 0;
@@ -478,7 +507,7 @@ static void jtsc_health_transition_test(struct kunit *test)
 static void jtsc_health_recovery_test(struct kunit *test)
 {
 	const struct jtsc_source_case *c = test->param_value;
-	struct jtsc_health *h = jtsc_test_health(test, &jtsc_params[c->src]);
+	struct jtsc_health *h = jtsc_test_health(test, jtsc_test_params(c->src));
 	enum jtsc_health_result res;
 	unsigned int round, n;
 	u64 i = 0;
@@ -587,11 +616,25 @@ static bool jtsc_test_build(u8 *s, unsigned int n, const unsigned long *hit,
 	return true;
 }
 
+/* The @k-th difference of @s at sample @i, i >= k, mod 256. */
+static u8 jtsc_test_diff(const u8 *s, unsigned int i, unsigned int k)
+{
+	return k ? jtsc_test_diff(s, i, k - 1) - jtsc_test_diff(s, i - 1, k - 1) : s[i];
+}
+
 /* Whether predictor @k hits sample @i of @s, by its definition. */
 static bool jtsc_test_hit(const u8 *s, unsigned int i, unsigned int k)
 {
+	unsigned int d;
+
 	if (k == JTSC_GUESS_STUCK)
 		return i >= 2 && (u8)(s[i] - s[i - 1]) == (u8)(s[i - 1] - s[i - 2]);
+	if (k > JTSC_MAX_LAG) {
+		/* The difference predictors above the first: a nonzero repeat. */
+		d = k - JTSC_MAX_LAG + 1;
+		return i >= d + 1 && jtsc_test_diff(s, i, d + 1) == 0 &&
+		       jtsc_test_diff(s, i, d) != 0;
+	}
 	return i >= k && s[i] == s[i - k];
 }
 
@@ -753,7 +796,7 @@ static void jtsc_health_history_test(struct kunit *test)
 	unsigned int n, k;
 
 	/* Zeros all along, as the history starts: no cutoff may stop them. */
-	h = jtsc_test_health(test, jtsc_test_unlimited(test, &jtsc_params[c->src]));
+	h = jtsc_test_health(test, jtsc_test_unlimited(test, jtsc_test_params(c->src)));
 
 	for (n = 1; n <= JTSC_MAX_LAG + 1; n++) {
 		KUNIT_ASSERT_EQ(test, jtsc_health_sample(h, 0), JTSC_HEALTH_OK);
@@ -1064,10 +1107,10 @@ static void jtsc_test_apt_unreachable(struct kunit *test,
 	h = jtsc_test_health(test, jtsc_test_isolate(test, p, JTSC_COUNT_APT));
 	for (i = 0; i < 2 * JTSC_TEST_APT_WINDOW; i++)
 		KUNIT_ASSERT_EQ_MSG(test, jtsc_health_sample(h, 0x5a),
-				    JTSC_HEALTH_OK, "%s: sample %u", p->name, i);
+				    JTSC_HEALTH_OK, "%s: sample %u", jtsc_test_pname(p), i);
 	KUNIT_EXPECT_EQ(test, h->apt_count, JTSC_TEST_APT_WINDOW);
 	kunit_info(test, "%s: APT cutoff %u, beyond the window: it cannot fail\n",
-		   p->name, p->apt_cutoff);
+		   jtsc_test_pname(p), p->apt_cutoff);
 }
 
 /*
@@ -1089,7 +1132,7 @@ static void jtsc_health_cutoff_test(struct kunit *test)
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, hit);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, s);
 	for (src = 0; src < JTSC_NR_SOURCES; src++) {
-		const struct jtsc_health_params *p = &jtsc_params[src];
+		const struct jtsc_health_params *p = jtsc_test_params(src);
 		struct jtsc_verdicts got = {}, want = {};
 		unsigned int cutoff, perm, target, start, most, i;
 		struct jtsc_health *h;
@@ -1099,7 +1142,7 @@ static void jtsc_health_cutoff_test(struct kunit *test)
 		/* A predictor window holds at most W hits of one predictor. */
 		if (c->count == JTSC_COUNT_HITS && target > JTSC_TEST_PRED_WINDOW) {
 			kunit_info(test, "%s: hits target %u beyond the window: it cannot fail\n",
-				   p->name, target);
+				   jtsc_test_pname(p), target);
 			continue;
 		}
 		/* An APT window holds at most W references. */
@@ -1108,7 +1151,7 @@ static void jtsc_health_cutoff_test(struct kunit *test)
 				jtsc_test_apt_unreachable(test, p);
 			else
 				kunit_info(test, "%s: apt_perm_cutoff beyond the window\n",
-					   p->name);
+					   jtsc_test_pname(p));
 			continue;
 		}
 		bitmap_zero(hit, n);
@@ -1128,7 +1171,7 @@ static void jtsc_health_cutoff_test(struct kunit *test)
 		if (!jtsc_test_alone(test, c, p, s, n, most) || c->isolate) {
 			if (!c->isolate)
 				kunit_info(test, "%s: other counts out of reach for this row\n",
-					   p->name);
+					   jtsc_test_pname(p));
 			p = jtsc_test_isolate(test, p, c->count);
 		}
 
@@ -1149,7 +1192,7 @@ static void jtsc_health_cutoff_test(struct kunit *test)
 						    jtsc_test_count(h, c->count, c->guess),
 						    res == JTSC_HEALTH_PERMANENT ? perm : cutoff,
 						    "%s: %s %s at sample %u",
-						    jtsc_params[src].name,
+						    jtsc_collectors[src].name,
 						    jtsc_count_name[c->count],
 						    jtsc_test_result(res), i);
 			if (c->count != JTSC_COUNT_RCT && c->count != JTSC_COUNT_RUN)
@@ -1157,13 +1200,13 @@ static void jtsc_health_cutoff_test(struct kunit *test)
 			if (i == end)
 				KUNIT_EXPECT_EQ_MSG(test, jtsc_health_hold(h), target,
 						    "%s: run not held at its end",
-						    jtsc_params[src].name);
+						    jtsc_collectors[src].name);
 			if (i == end + 1)
 				KUNIT_EXPECT_EQ_MSG(test, jtsc_health_hold(h), 0U,
 						    "%s: run held after its end",
-						    jtsc_params[src].name);
+						    jtsc_collectors[src].name);
 		}
-		jtsc_test_expect_verdicts(test, jtsc_params[src].name, &got,
+		jtsc_test_expect_verdicts(test, jtsc_collectors[src].name, &got,
 					  &want);
 	}
 }
@@ -1179,6 +1222,8 @@ enum jtsc_det_kind {
 	JTSC_DET_RAMP,		/* the step starts at @a and grows by @b */
 	JTSC_DET_PERIOD,	/* @period fixed-seed deltas, over and over */
 	JTSC_DET_ALT,		/* @a, @b, @a, @b, ... */
+	JTSC_DET_CUBIC,		/* the step is @a + @b j^2: a cubic counter */
+	JTSC_DET_QUARTIC,	/* the step is @a + @b j^3: a quartic counter */
 };
 
 struct jtsc_det_case {
@@ -1229,6 +1274,10 @@ static const struct jtsc_det_case jtsc_det_cases[] = {
 	{ JTSC_DET_PERIOD, 0, 0, 48, "period 48" },
 	{ JTSC_DET_PERIOD, 0, 0, 63, "period 63" },
 	{ JTSC_DET_PERIOD, 0, 0, 64, "period 64" },
+	{ JTSC_DET_CUBIC, 40, 1, 0, "cubic counter: steps 40 + j^2" },
+	{ JTSC_DET_CUBIC, 93, 3, 0, "cubic counter: steps 93 + 3 j^2" },
+	{ JTSC_DET_QUARTIC, 40, 1, 0, "quartic counter: steps 40 + j^3" },
+	{ JTSC_DET_QUARTIC, 7, 5, 0, "quartic counter: steps 7 + 5 j^3" },
 	{ JTSC_DET_ALT, 5, 9, 0, "alternating 5, 9" },
 	{ JTSC_DET_ALT, 0, 255, 0, "alternating 0, 255" },
 	{ JTSC_DET_ALT, 0, 128, 0, "alternating 0, 128" },
@@ -1246,6 +1295,10 @@ static u8 jtsc_det_sample(const struct jtsc_det_case *d, u64 j)
 		return d->a;
 	case JTSC_DET_RAMP:
 		return d->a + d->b * (u8)j;
+	case JTSC_DET_CUBIC:
+		return d->a + d->b * (u8)j * (u8)j;
+	case JTSC_DET_QUARTIC:
+		return d->a + d->b * (u8)j * (u8)j * (u8)j;
 	case JTSC_DET_PERIOD:
 		/* j is a u64: no 64-bit % on 32-bit kernels */
 		div_u64_rem(j, d->period, &phase);
@@ -1257,14 +1310,19 @@ static u8 jtsc_det_sample(const struct jtsc_det_case *d, u64 j)
 
 /*
  * Samples of @d before its pattern is whole: from then on some predictor
- * hits every sample (lag 1 for a constant, the stuck one for a ramp, lag
- * period for a periodic stream).
+ * hits every sample (lag 1 for a constant, the stuck one for a ramp, the
+ * second or third difference for a cubic or quartic counter, lag period
+ * for a periodic stream).
  */
 static unsigned int jtsc_det_lead(const struct jtsc_det_case *d)
 {
 	switch (d->kind) {
 	case JTSC_DET_CONST:
 		return 1;
+	case JTSC_DET_CUBIC:
+		return 3;
+	case JTSC_DET_QUARTIC:
+		return 4;
 	case JTSC_DET_PERIOD:
 		return d->period;
 	default:
@@ -1284,7 +1342,7 @@ static void jtsc_det_health_test(struct kunit *test)
 	enum jtsc_source src;
 
 	for (src = 0; src < JTSC_NR_SOURCES; src++) {
-		const struct jtsc_health_params *p = &jtsc_params[src];
+		const struct jtsc_health_params *p = jtsc_test_params(src);
 		struct jtsc_health *h = jtsc_test_health(test, p);
 		unsigned int j, first = UINT_MAX, perm = UINT_MAX;
 		enum jtsc_health_result res;
@@ -1305,9 +1363,9 @@ static void jtsc_det_health_test(struct kunit *test)
 			}
 		}
 		KUNIT_EXPECT_LE_MSG(test, first, lead + p->run_cutoff - 1,
-				    "%s: no failure", p->name);
+				    "%s: no failure", jtsc_test_pname(p));
 		KUNIT_EXPECT_LE_MSG(test, perm, lead + p->run_perm_cutoff - 1,
-				    "%s: no permanent failure", p->name);
+				    "%s: no permanent failure", jtsc_test_pname(p));
 	}
 }
 
@@ -1814,7 +1872,8 @@ KUNIT_DEFINE_ACTION_WRAPPER(jtsc_test_group_destroy, jtsc_group_destroy,
 
 /*
  * A group of @collectors with @nr_shards shards, on whatever the stubs are
- * now; the result of jtsc_group_init() in *@ret.
+ * now, its timer collector held at the floor step (jtsc_test_params()); the
+ * result of jtsc_group_init() in *@ret.
  */
 static struct jtsc_group *jtsc_test_group_init(struct kunit *test,
 					       unsigned int collectors,
@@ -1824,6 +1883,7 @@ static struct jtsc_group *jtsc_test_group_init(struct kunit *test,
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, g);
 	*ret = jtsc_group_init(g, collectors, nr_shards);
+	atomic_set(&g->step[JTSC_SRC_TIMER], 0);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
 							jtsc_test_group_destroy,
 							g), 0);
@@ -2012,11 +2072,11 @@ static void jtsc_rng_init_test(struct kunit *test)
 		/* Only a collector that was tried, after a fit counter, runs. */
 		if (!((c->verified | c->dead) & BIT(src)) || c->counter != JTSC_FAKE_FINE)
 			KUNIT_EXPECT_EQ_MSG(test, taken, 0ULL, "%s",
-					    jtsc_params[src].name);
+					    jtsc_collectors[src].name);
 		if (!(c->verified & BIT(src)))
 			continue;
 		KUNIT_EXPECT_EQ_MSG(test, taken, (u64)JTSC_TEST_STARTUP, "%s",
-				    jtsc_params[src].name);
+				    jtsc_collectors[src].name);
 		KUNIT_EXPECT_EQ(test, rng->stats[src].samples, taken);
 	}
 	if (IS_ENABLED(CONFIG_X86_64) && (c->verified & JTSC_COLLECT_SPEC)) {
@@ -2059,13 +2119,13 @@ static void jtsc_det_startup_test(struct kunit *test)
 			f->src[src].script.det_from = starts[s];
 			rng = jtsc_test_rng_init(test, BIT(src), &ret);
 			KUNIT_EXPECT_EQ_MSG(test, ret, -ENODEV, "%s from sample %llu",
-					    jtsc_params[src].name, starts[s]);
+					    jtsc_collectors[src].name, starts[s]);
 			KUNIT_EXPECT_EQ(test, rng->group->verified, 0UL);
 			KUNIT_EXPECT_NULL(test, rng->mem);
-			KUNIT_EXPECT_LT_MSG(test, f->src[src].taken,
+			KUNIT_EXPECT_LE_MSG(test, f->src[src].taken,
 					    (u64)JTSC_TEST_STARTUP,
 					    "%s from sample %llu: refused late",
-					    jtsc_params[src].name, starts[s]);
+					    jtsc_collectors[src].name, starts[s]);
 			jtsc_test_rng_put(test, rng);
 
 			f = jtsc_fake_start(test, JTSC_FAKE_REAL);
@@ -2075,13 +2135,147 @@ static void jtsc_det_startup_test(struct kunit *test)
 			KUNIT_EXPECT_EQ(test, ret, 0);
 			KUNIT_EXPECT_EQ_MSG(test, rng->group->verified, BIT(other),
 					    "%s from sample %llu",
-					    jtsc_params[src].name, starts[s]);
+					    jtsc_collectors[src].name, starts[s]);
 			/* The timer collector is not run while the other serves. */
 			KUNIT_EXPECT_EQ(test, rng->group->dead,
 					src == JTSC_SRC_SPEC ? BIT(src) : 0UL);
 			KUNIT_EXPECT_EQ(test, rng->active, other);
 			jtsc_test_rng_put(test, rng);
 		}
+	}
+}
+
+/* ---- The runtime estimate: sources of known min-entropy ----------------- */
+
+enum jtsc_known_kind {
+	JTSC_KNOWN_IID,		/* value 0 with probability @p, else 1..255 */
+	JTSC_KNOWN_MARKOV,	/* two values; the next is the same with @p */
+	JTSC_KNOWN_BLOCKS,	/* @n fixed 16-sample blocks, one at random */
+};
+
+/*
+ * Streams whose min-entropy per sample is known, in 1/1000 bit: @h_milli
+ * is -log2 of the most likely next sample, max(p, (1 - p) / 255) for the
+ * i.i.d. ones, max(p, 1 - p) for the Markov ones, and log2(n) / 16 for the
+ * blocks, which only long tuples reveal (each sample alone looks close to
+ * uniform). @p is a probability in 2^-32.
+ */
+struct jtsc_known_case {
+	enum jtsc_known_kind kind;
+	u32 p;
+	unsigned int n;
+	unsigned int h_milli;
+	const char *desc;
+};
+
+static const struct jtsc_known_case jtsc_known_cases[] = {
+	{ JTSC_KNOWN_IID, 4252017623U, 0, 14, "i.i.d., most common value 0.99" },
+	{ JTSC_KNOWN_IID, 4080218931U, 0, 74, "i.i.d., most common value 0.95" },
+	{ JTSC_KNOWN_IID, 3865470566U, 0, 152, "i.i.d., most common value 0.90" },
+	{ JTSC_KNOWN_IID, 3435973837U, 0, 321, "i.i.d., most common value 0.80" },
+	{ JTSC_KNOWN_IID, 2147483648U, 0, 1000, "i.i.d., most common value 0.50" },
+	{ JTSC_KNOWN_IID, 1288490189U, 0, 1736, "i.i.d., most common value 0.30" },
+	{ JTSC_KNOWN_IID, 429496730U, 0, 3321, "i.i.d., most common value 0.10" },
+	{ JTSC_KNOWN_MARKOV, 4252017623U, 0, 14, "two-state Markov, stays with 0.99" },
+	{ JTSC_KNOWN_MARKOV, 3865470566U, 0, 152, "two-state Markov, stays with 0.90" },
+	{ JTSC_KNOWN_MARKOV, 3006477107U, 0, 514, "two-state Markov, stays with 0.70" },
+	{ JTSC_KNOWN_BLOCKS, 0, 8, 187, "8 blocks of 16 samples" },
+	{ JTSC_KNOWN_BLOCKS, 0, 64, 375, "64 blocks of 16 samples" },
+};
+
+KUNIT_ARRAY_PARAM_DESC(jtsc_known, jtsc_known_cases, desc);
+
+/* Samples of a known stream: the startup test's, then some for output. */
+#define JTSC_KNOWN_LEN		(JTSC_TEST_STARTUP + 8 * JTSC_TEST_PRED_WINDOW)
+
+static void jtsc_known_fill(const struct jtsc_known_case *k, u8 *s, unsigned int len,
+			    u64 seed)
+{
+	u8 blocks[64][16];
+	unsigned int i, j;
+	u64 prng = seed;
+	u8 state = 0;
+
+	for (i = 0; i < ARRAY_SIZE(blocks); i++)
+		for (j = 0; j < 16; j++)
+			blocks[i][j] = jtsc_test_prng(&prng) >> 56;
+	for (i = 0; i < len; i++) {
+		u64 r = jtsc_test_prng(&prng);
+
+		switch (k->kind) {
+		case JTSC_KNOWN_IID:
+			/* The top 32 bits pick, the low ones give the value. */
+			s[i] = (r >> 32) < k->p ? 0 : 1 + (u32)(r & 0xffff) % 255;
+			break;
+		case JTSC_KNOWN_MARKOV:
+			if ((r >> 32) >= k->p)
+				state ^= 1;
+			s[i] = state ? 0x5a : 0xa5;
+			break;
+		case JTSC_KNOWN_BLOCKS:
+			if (!(i % 16))
+				j = (u32)(r >> 32) % k->n;
+			s[i] = blocks[j][i % 16];
+			break;
+		}
+	}
+}
+
+/*
+ * Through the real startup test and generate path, on each collector: the
+ * credit the estimate of the stream allows is at most half of its
+ * min-entropy, or the collector is refused by its estimate, as it must be
+ * where half of its min-entropy is below the ladder's floor. An output
+ * block is credited what that step's words carry.
+ */
+static void jtsc_known_entropy_test(struct kunit *test)
+{
+	const struct jtsc_known_case *k = test->param_value;
+	bool below_floor = k->h_milli * 256 < 2000 * jtsc_ladder[0].credit;
+	u8 *s = kunit_kmalloc(test, JTSC_KNOWN_LEN, GFP_KERNEL);
+	struct jtsc_rng *rng = kunit_kzalloc(test, sizeof(*rng), GFP_KERNEL);
+	struct jtsc_group *g = kunit_kzalloc(test, sizeof(*g), GFP_KERNEL);
+	u8 block[SHA256_DIGEST_SIZE];
+	enum jtsc_source src;
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, s);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, rng);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, g);
+	for (src = 0; src < JTSC_NR_SOURCES; src++) {
+		const char *name = jtsc_collectors[src].name;
+		const struct jtsc_health_params *p;
+		struct jtsc_fake *f;
+		unsigned int word;
+		int ret;
+
+		jtsc_known_fill(k, s, JTSC_KNOWN_LEN, 0x6b6e0000 + src);
+		f = jtsc_fake_start(test, JTSC_FAKE_REAL);
+		f->src[src].script.buf = s;
+		f->src[src].script.buf_len = JTSC_KNOWN_LEN;
+		kunit_activate_static_stub(test, jtsc_counter_check, jtsc_test_counter_fit);
+		/* A group of its own: no step set by an earlier estimate. */
+		KUNIT_ASSERT_EQ(test, jtsc_group_init(g, BIT(src), 0), 0);
+		ret = jtsc_rng_init(rng, g);
+		KUNIT_EXPECT_EQ_MSG(test, rng->stats[src].estimates, 1ULL, "%s", name);
+		if (ret || below_floor) {
+			KUNIT_EXPECT_EQ_MSG(test, ret, -ENODEV, "%s: not refused", name);
+			KUNIT_EXPECT_EQ_MSG(test, rng->stats[src].refused, 1ULL,
+					    "%s: not refused by its estimate", name);
+		} else {
+			p = rng->health[src].params;
+			word = p->credit * p->samples_per_word;
+			kunit_info(test, "%s: estimate %llu/1000 bit, credit %u/256 bit\n",
+				   name, (rng->stats[src].h_min * 1000) >> 32, p->credit);
+			/* credit / 256 <= h / 2 */
+			KUNIT_EXPECT_LE_MSG(test, p->credit * 2000, k->h_milli * 256,
+					    "%s: credit %u/256 bit for %u/1000 bit",
+					    name, p->credit, k->h_milli);
+			KUNIT_EXPECT_EQ(test, jtsc_rng_generate(rng, block, sizeof(block)), 0);
+			KUNIT_EXPECT_EQ(test, rng->stats[src].credited,
+					(u64)DIV_ROUND_UP(JTSC_TEST_BLOCK_CREDIT, word) * word);
+		}
+		jtsc_rng_destroy(rng);
+		jtsc_group_destroy(g);
 	}
 }
 
@@ -2096,7 +2290,7 @@ static void jtsc_pool_words_test(struct kunit *test)
 {
 	const struct jtsc_source_case *c = test->param_value;
 	const unsigned int n = JITTER_TSC_PULL_MAX / sizeof(u64);
-	unsigned int spw = jtsc_params[c->src].samples_per_word;
+	unsigned int spw = jtsc_test_params(c->src)->samples_per_word;
 	u64 *model = kunit_kmalloc_array(test, 2 * n, sizeof(u64), GFP_KERNEL);
 	u64 *got = kunit_kmalloc_array(test, 2 * n, sizeof(u64), GFP_KERNEL);
 	struct jtsc_rng *rng;
@@ -2131,7 +2325,7 @@ static void jtsc_output_model_test(struct kunit *test)
 {
 	const struct jtsc_source_case *c = test->param_value;
 	const unsigned int wpb = jtsc_test_block_words(c->src);
-	unsigned int spw = jtsc_params[c->src].samples_per_word;
+	unsigned int spw = jtsc_test_params(c->src)->samples_per_word;
 	const unsigned int blocks = min(SZ_64K / SHA256_DIGEST_SIZE,
 					JTSC_TEST_MODEL_SAMPLES / (wpb * spw));
 	const unsigned int len = blocks * SHA256_DIGEST_SIZE;
@@ -2183,7 +2377,7 @@ static void jtsc_rng_healthy_test(struct kunit *test)
 {
 	const struct jtsc_source_case *c = test->param_value;
 	const unsigned int wpb = jtsc_test_block_words(c->src);
-	const unsigned int spw = jtsc_params[c->src].samples_per_word;
+	const unsigned int spw = jtsc_test_params(c->src)->samples_per_word;
 	const unsigned int blocks = DIV_ROUND_UP(JTSC_TEST_HEALTHY_WINDOWS *
 						 JTSC_TEST_PRED_WINDOW, wpb * spw);
 	const unsigned int len = blocks * SHA256_DIGEST_SIZE;
@@ -2340,7 +2534,7 @@ static void jtsc_test_det_run(struct kunit *test,
 			      enum jtsc_source src, unsigned int k, bool pull,
 			      u8 *buf)
 {
-	unsigned int spw = jtsc_params[src].samples_per_word;
+	unsigned int spw = jtsc_test_params(src)->samples_per_word;
 	unsigned int wc = jtsc_test_word_credit(src);
 	const unsigned int len = pull ? JITTER_TSC_PULL_MAX : SZ_4K;
 	const char *api = pull ? "pull" : "generate";
@@ -2377,7 +2571,7 @@ static void jtsc_test_det_run(struct kunit *test,
 		if (ret >= 0) {
 			KUNIT_EXPECT_EQ_MSG(test, errors, 0U,
 					    "%s, %s, %u before a window end: %s %u returned %d after an error",
-					    d->desc, jtsc_params[src].name, k,
+					    d->desc, jtsc_collectors[src].name, k,
 					    api, calls, ret);
 			continue;
 		}
@@ -2388,7 +2582,7 @@ static void jtsc_test_det_run(struct kunit *test,
 		KUNIT_EXPECT_TRUE_MSG(test, jtsc_test_all(buf, len, pull ?
 							  JTSC_TEST_CANARY : 0),
 				      "%s, %s, %u before a window end: %s %u returned %d and data",
-				      d->desc, jtsc_params[src].name, k, api,
+				      d->desc, jtsc_collectors[src].name, k, api,
 				      calls, ret);
 		if (ret == -EFAULT)
 			break;
@@ -2396,10 +2590,10 @@ static void jtsc_test_det_run(struct kunit *test,
 	f->rng = NULL;
 	KUNIT_EXPECT_EQ_MSG(test, ret, -EFAULT,
 			    "%s, %s, %u before a window end: alive after %u %s calls",
-			    d->desc, jtsc_params[src].name, k, calls, api);
+			    d->desc, jtsc_collectors[src].name, k, calls, api);
 	KUNIT_EXPECT_LE_MSG(test, f->max_released - rel0, healthy,
 			    "%s, %s, %u before a window end, %s: words of deterministic samples released",
-			    d->desc, jtsc_params[src].name, k, api);
+			    d->desc, jtsc_collectors[src].name, k, api);
 	KUNIT_EXPECT_EQ(test, rng->stats[src].credited, credited);
 	KUNIT_EXPECT_TRUE(test, rng->failed);
 	KUNIT_EXPECT_EQ(test, rng->stats[src].permanent, 1ULL);
@@ -2423,7 +2617,7 @@ static void jtsc_det_operation_test(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, buf);
 	for (src = 0; src < JTSC_NR_SOURCES; src++) {
-		unsigned int spw = jtsc_params[src].samples_per_word;
+		unsigned int spw = jtsc_test_params(src)->samples_per_word;
 		const unsigned int ks[] = {
 			JTSC_TEST_PRED_WINDOW, 1, lead, spw, lead + spw, 2 * spw,
 		};
@@ -2514,7 +2708,7 @@ static void jtsc_straddle_test(struct kunit *test)
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, out);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, sc);
 	for (src = 0; src < JTSC_NR_SOURCES; src++) {
-		const struct jtsc_health_params *p = &jtsc_params[src];
+		const struct jtsc_health_params *p = jtsc_test_params(src);
 		unsigned int spw = p->samples_per_word, len, before, count, i;
 		u64 at, fail, first, words[8], model[8];
 		struct jtsc_script *script;
@@ -2584,10 +2778,10 @@ static void jtsc_straddle_test(struct kunit *test)
 		KUNIT_EXPECT_LE_MSG(test, f->max_released,
 				    div_u64(at - JTSC_TEST_STARTUP, spw),
 				    "%s: a word holding a sample of the run was released",
-				    p->name);
+				    jtsc_test_pname(p));
 		KUNIT_EXPECT_GE_MSG(test, f->snap_released,
 				    div_u64(at - JTSC_TEST_STARTUP - JTSC_MAX_LAG, spw),
-				    "%s: healthy words held back", p->name);
+				    "%s: healthy words held back", jtsc_test_pname(p));
 
 		/* The pool starts over after a new startup test. */
 		/* roundup(), without a 64-bit division on 32-bit kernels */
@@ -2597,7 +2791,7 @@ static void jtsc_straddle_test(struct kunit *test)
 				(int)(ARRAY_SIZE(words) * jtsc_test_word_credit(src)));
 		KUNIT_EXPECT_MEMEQ_MSG(test, words, model, sizeof(words),
 				       "%s: the words after the failure are not those of the samples after the startup test",
-				       p->name);
+				       jtsc_test_pname(p));
 		jtsc_test_rng_put(test, rng);
 	}
 }
@@ -2639,7 +2833,7 @@ static void jtsc_window_release_test(struct kunit *test)
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, s);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, out);
 	for (src = 0; src < JTSC_NR_SOURCES; src++) {
-		const struct jtsc_health_params *p = &jtsc_params[src];
+		const struct jtsc_health_params *p = jtsc_test_params(src);
 		struct jtsc_verdicts want = {};
 		unsigned int cutoff, perm, most;
 		struct jtsc_rng *rng;
@@ -2648,12 +2842,12 @@ static void jtsc_window_release_test(struct kunit *test)
 		jtsc_test_cutoffs_of(p, c.count, &cutoff, &perm);
 		if (c.count == JTSC_COUNT_APT && cutoff > JTSC_TEST_APT_WINDOW) {
 			kunit_info(test, "%s: the APT cannot fail at this credit\n",
-				   p->name);
+				   jtsc_test_pname(p));
 			continue;
 		}
 		if (c.count == JTSC_COUNT_HITS && cutoff > JTSC_TEST_PRED_WINDOW) {
 			kunit_info(test, "%s: the window count cannot fail at this credit\n",
-				   p->name);
+				   jtsc_test_pname(p));
 			continue;
 		}
 		bitmap_zero(hit, n);
@@ -2678,12 +2872,12 @@ static void jtsc_window_release_test(struct kunit *test)
 		f->snap_at = U64_MAX;
 		memset(out, 0, SZ_4K);
 		KUNIT_EXPECT_EQ_MSG(test, jtsc_rng_generate(rng, out, SZ_4K), -EAGAIN,
-				    "%s", p->name);
+				    "%s", jtsc_test_pname(p));
 		f->rng = NULL;
 		KUNIT_EXPECT_GT(test, f->src[src].taken, (u64)want.at[0]);
 		KUNIT_EXPECT_EQ_MSG(test, f->max_released, 0ULL,
 				    "%s: words of the failing window released",
-				    p->name);
+				    jtsc_test_pname(p));
 		KUNIT_EXPECT_EQ(test, rng->stats[src].credited, 0ULL);
 		KUNIT_EXPECT_TRUE(test, jtsc_test_all(out, SZ_4K, 0));
 		KUNIT_EXPECT_EQ(test, rng->tested + rng->pending, 0U);
@@ -2761,7 +2955,7 @@ static void jtsc_credit_pinned_test(struct kunit *test)
 	u64 before;
 	int ret;
 
-	KUNIT_EXPECT_EQ(test, jtsc_params[c->src].credit,
+	KUNIT_EXPECT_EQ(test, jtsc_test_params(c->src)->credit,
 			jtsc_test_pinned[c->src].sample);
 	jtsc_fake_start(test, JTSC_FAKE_REAL);
 	rng = jtsc_test_rng(test, BIT(c->src));
@@ -2811,7 +3005,7 @@ static void jtsc_interleave_test(struct kunit *test)
 {
 	const struct jtsc_source_case *c = test->param_value;
 	const unsigned int wpb = jtsc_test_block_words(c->src);
-	const unsigned int spw = jtsc_params[c->src].samples_per_word;
+	const unsigned int spw = jtsc_test_params(c->src)->samples_per_word;
 	unsigned int total = 0, pos = 0, most_pending = 0, i, b;
 	u8 out[64], block[SHA256_DIGEST_SIZE];
 	u64 *model, got[32];
@@ -3117,14 +3311,14 @@ static void jtsc_pull_test(struct kunit *test)
 		rng = jtsc_test_rng(test, BIT(src));
 		ret = jtsc_rng_pull(rng, buf, c->len);
 		if (!c->valid) {
-			KUNIT_EXPECT_EQ_MSG(test, ret, -EINVAL, "%s", jtsc_params[src].name);
+			KUNIT_EXPECT_EQ_MSG(test, ret, -EINVAL, "%s", jtsc_collectors[src].name);
 			KUNIT_EXPECT_TRUE(test, jtsc_test_all(buf, c->len + 1,
 							      JTSC_TEST_CANARY));
 			KUNIT_EXPECT_EQ(test, rng->stats[src].credited, 0ULL);
 		} else {
 			KUNIT_EXPECT_EQ_MSG(test, ret, (int)(c->len / sizeof(u64) *
 							jtsc_test_word_credit(src)),
-					    "%s", jtsc_params[src].name);
+					    "%s", jtsc_collectors[src].name);
 			KUNIT_EXPECT_EQ(test, rng->stats[src].credited, (u64)ret);
 			KUNIT_EXPECT_FALSE(test, jtsc_test_all(buf, c->len,
 							       JTSC_TEST_CANARY));
@@ -3162,7 +3356,7 @@ static void jtsc_pull_global_test(struct kunit *test)
 	memset(buf, JTSC_TEST_CANARY, JITTER_TSC_PULL_MAX);
 	ret = jitter_tsc_pull(buf, JITTER_TSC_PULL_MAX);
 	KUNIT_EXPECT_EQ_MSG(test, ret, want, "%s collector",
-			    jtsc_params[__ffs(alive)].name);
+			    jtsc_collectors[__ffs(alive)].name);
 	KUNIT_EXPECT_FALSE(test, jtsc_test_all((u8 *)buf, JITTER_TSC_PULL_MAX,
 					       JTSC_TEST_CANARY));
 	KUNIT_EXPECT_EQ(test, jitter_tsc_pull(buf, 7), -EINVAL);
@@ -3356,7 +3550,7 @@ static int jtsc_test_init(struct kunit *test)
 }
 
 static struct kunit_case jtsc_test_cases[] = {
-	KUNIT_CASE_PARAM(jtsc_cutoffs_test, jtsc_source_gen_params),
+	KUNIT_CASE(jtsc_cutoffs_test),
 	KUNIT_CASE_PARAM(jtsc_params_test, jtsc_source_gen_params),
 	KUNIT_CASE_PARAM(jtsc_constants_test, jtsc_source_gen_params),
 	KUNIT_CASE_PARAM(jtsc_health_startup_test, jtsc_source_gen_params),
@@ -3372,6 +3566,7 @@ static struct kunit_case jtsc_test_cases[] = {
 	KUNIT_CASE_PARAM(jtsc_counter_check_test, jtsc_counter_gen_params),
 	KUNIT_CASE_PARAM(jtsc_rng_init_test, jtsc_init_gen_params),
 	KUNIT_CASE_PARAM(jtsc_det_startup_test, jtsc_det_gen_params),
+	KUNIT_CASE_PARAM(jtsc_known_entropy_test, jtsc_known_gen_params),
 	KUNIT_CASE_PARAM(jtsc_pool_words_test, jtsc_source_gen_params),
 	KUNIT_CASE_PARAM(jtsc_output_model_test, jtsc_source_gen_params),
 	KUNIT_CASE_PARAM(jtsc_rng_healthy_test, jtsc_source_gen_params),

@@ -12,23 +12,23 @@
  * turns that variation into entropy that is health tested before it is used,
  * and credits only what has been measured.
  *
- * It is divided into these sections:
+ * This file is the glue around the host-independent core
+ * (crypto/jitter_tsc_core.c: health tests, folding, credit ladder;
+ * crypto/jitter_tsc_estimate.c: the runtime estimate). It is divided into
+ * these sections:
  *
- *   - Parameters: the entropy credits and the health-test cutoffs.
- *   - Health tests: the SP 800-90B Repetition Count and Adaptive Proportion
- *     Tests and a determinism test, as pure functions over raw samples.
- *   - Folding: the LFSR that folds raw samples into pool words.
+ *   - Parameters: output blocks, instances, the cycle-counter check.
  *   - Collectors: the speculative TSC collector (x86-64) and the
- *     stack-timer collector (anything with a cycle counter), and their
- *     runtime verification.
+ *     stack-timer collector (anything with a cycle counter), their
+ *     runtime verification and their startup test.
  *   - The pool: tested, folded words, conditioned with SHA-256 on output.
  *   - Interfaces: the "jitter_tsc" crypto_rng, jitter_tsc_pull() for
  *     random.c, and an optional debugfs directory for measurements.
  *
  * One raw sample, for both collectors, is the low byte of a cycle-counter
  * delta: the time one pass of the collector's loop took. That byte, and
- * nothing derived from the counter's value, is what the SP 800-90B
- * estimators assessed, what the health tests see and what is credited.
+ * nothing derived from the counter's value, is what the runtime estimate
+ * assesses, what the health tests see and what is credited.
  *
  * Instances, failover and locking. An instance (struct jtsc_rng) has its
  * own health-test state for each collector, one LFSR and pool, and one mutex
@@ -39,36 +39,41 @@
  * CPUs share them), picked by the CPU the request starts on, so readers
  * on different CPUs collect in parallel and none of them waits for, or
  * slows, random.c. The instances of a group share only which collectors
- * passed a startup test and which failed permanently (struct jtsc_group,
- * atomic bit operations, no lock). A collector that fails permanently on
- * one instance is dead for all of them, since it is the same noise source;
+ * passed a startup test and which failed permanently, and the lowest
+ * credit step each collector's estimates allowed (struct jtsc_group,
+ * atomic operations, no lock). A collector that fails permanently on one
+ * instance is dead for all of them, since it is the same noise source;
  * each then starts the next collector left, speculative before timer,
  * after that collector's startup test on that instance. Only when none is
  * left is the failure permanent.
  *
- * The entropy claim, in one paragraph: every raw sample is credited with a
- * fixed, measured fraction of a bit (jtsc_params[].credit), at most half of
- * the lowest min-entropy that the SP 800-90B non-IID estimators found for
- * that collector's samples, on the host CPU quiet and with both cores busy
- * and under emulation. Raw samples only count once every health test has
- * passed over the whole predictor window they belong to, and not while a
- * run they are part of is still going; a failure discards everything not
- * yet handed out. Credit is counted in jtsc_credit() alone. The crypto_rng
- * output is SHA-256 over pool words carrying twice the credited entropy
- * it emits. random.c takes pool words directly and is credited exactly
- * what they carry, since its input pool is itself a conditioner.
+ * The entropy claim, in one paragraph: every startup test (at boot, when a
+ * shard starts, after a failover and after an intermittent failure)
+ * estimates the min-entropy of its own JTSC_STARTUP_SAMPLES raw samples
+ * with SP 800-90B non-IID estimators, and credits each raw sample the
+ * highest step of the core's ladder at or below that estimate divided by
+ * JTSC_EST_MARGIN, never above the lowest step any instance found for that
+ * collector before; an estimate under the margin times the ladder's floor
+ * refuses the collector. Raw samples only count once every health test at
+ * that step's cutoffs has passed over the whole predictor window they
+ * belong to, and not while a run they are part of is still going; a
+ * failure discards everything not yet handed out. Credit is counted in
+ * jtsc_credit() alone. The crypto_rng output is SHA-256 over pool words
+ * carrying twice the credited entropy it emits. random.c takes pool words
+ * directly and is credited exactly what they carry, since its input pool
+ * is itself a conditioner.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <crypto/internal/jitter_tsc.h>
+#include <crypto/internal/jitter_tsc_estimate.h>
 #include <crypto/internal/rng.h>
 #include <crypto/jitter_tsc.h>
 #include <crypto/sha2.h>
 #include <kunit/static_stub.h>
 #include <kunit/visibility.h>
 #include <linux/async.h>
-#include <linux/bitrev.h>
 #include <linux/completion.h>
 #include <linux/debugfs.h>
 #include <linux/fips.h>
@@ -86,6 +91,9 @@
 #include <linux/uaccess.h>
 #include <linux/unaligned.h>
 
+#ifdef CONFIG_X86
+#include <asm/processor.h>
+#endif
 #ifdef CONFIG_X86_64
 #include <asm/tsc.h>
 #include <asm/tsc_jitter.h>
@@ -103,132 +111,13 @@ static inline int tsc_jitter_collect(u8 *samples, unsigned int n, u8 *mem)
  *
  * Parameters
  *
- * Entropy is counted in 1/256 bit (JTSC_ENTROPY_SHIFT). The per-sample
- * credits below are the only entropy estimates in this driver; every
- * cutoff follows from them by the formulas of SP 800-90B section 4.4,
- * and harness/measure/check-cutoffs.py recomputes each one.
+ * What the glue needs beyond the core's: output blocks, instances and
+ * the cycle-counter check. The entropy credit is not among them: each
+ * startup test picks it from the core's ladder (jtsc_ladder_pick()).
  *
  *********************************************************************/
 
-/* C = 1 + ceil(-log2(alpha) / H), with H = credit / 256: exact in integers. */
-#define JTSC_RUN_CUTOFF(log2_alpha, credit) \
-	(1 + DIV_ROUND_UP((log2_alpha) << JTSC_ENTROPY_SHIFT, (credit)))
-
 enum {
-	JTSC_ENTROPY_SHIFT = 8,
-
-	/*
-	 * Speculative collector: credit per raw sample. The SP 800-90B
-	 * non-IID estimators (NIST's semantics, checked against its
-	 * reference output) gave at least 0.403 bit of min-entropy per
-	 * sample on a quiet host (AMD EPYC with a 32 MiB L3, in a VM), 0.517
-	 * with both of its cores busy and 1.88 in a QEMU TCG guest, 10^6
-	 * samples a run (Documentation/crypto/jitter_tsc.rst has every run).
-	 * Hosts whose L3 is smaller than the 8 MiB buffer gave 1.57 and
-	 * more: the loop's jitter is mostly that of its cache misses, and
-	 * the credit must hold where the buffer fits in the cache. Runs on
-	 * that host went from 0.491 to 0.403, so we credit 40/256 = 0.156
-	 * bit, well under half of the lowest (2.58x).
-	 */
-	JTSC_SPEC_CREDIT = 40,
-
-	/*
-	 * Timer collector: credit per raw sample. Its passes vary little
-	 * when nothing else runs, as try_to_generate_entropy() assumes in
-	 * crediting only timer expiries: at least 0.021 bit per sample in
-	 * a user-space analogue on the quiet host (other runs gave 0.078 to
-	 * 0.085), 0.033 with both cores busy, 0.032 in a QEMU TCG guest. We
-	 * credit 2/256 = 0.0078 bit, under half of the lowest (2.75x). At so
-	 * low a credit the APT and the predictors' window counts cannot fail
-	 * (their cutoffs exceed the window); the RCT and the predictors' runs
-	 * still refuse a counter without jitter.
-	 */
-	JTSC_TIMER_CREDIT = 2,
-
-	/*
-	 * Raw samples folded into one pool word, so that a word carries at
-	 * most 32 credited bits, half of what it can hold: 128 speculative
-	 * samples (20 bits) or 512 timer samples (4 bits).
-	 */
-	JTSC_SPEC_SAMPLES_PER_WORD = 128,
-	JTSC_TIMER_SAMPLES_PER_WORD = 512,
-	JTSC_MAX_WORD_CREDIT = 32 << JTSC_ENTROPY_SHIFT,
-
-	/* SP 800-90B 4.4.2: W = 512 for samples that are not binary. */
-	JTSC_APT_WINDOW = 512,
-
-	/*
-	 * The determinism test counts the hits of each predictor over a
-	 * window of 4096 samples, eight APT windows: long enough that a
-	 * speculative predictor that is always right reaches the permanent
-	 * cutoff within one window (4096 hits against 3845), while one that
-	 * is right as often as a healthy source allows does not. At the
-	 * timer's credit neither is in reach (4097).
-	 */
-	JTSC_PRED_WINDOW = 4096,
-
-	/*
-	 * SP 800-90B 4.3 (9): the startup test covers at least 1024
-	 * samples; ours covers three predictor windows, so that a
-	 * deterministic stream that begins anywhere in the first is refused
-	 * before any output, even at the timer's credit, where a run of
-	 * hits needs up to JTSC_TIMER_RUN_CUTOFF samples after its first
-	 * JTSC_MAX_LAG to fail.
-	 */
-	JTSC_STARTUP_SAMPLES = 3 * JTSC_PRED_WINDOW,
-
-	/*
-	 * SP 800-90B 4.4.1, Repetition Count Test, alpha = 2^-30 for an
-	 * intermittent and 2^-60 for a permanent failure.
-	 */
-	JTSC_ALPHA_LOG2 = 30,
-	JTSC_PERM_ALPHA_LOG2 = 60,
-	JTSC_SPEC_RCT_CUTOFF = JTSC_RUN_CUTOFF(JTSC_ALPHA_LOG2, JTSC_SPEC_CREDIT),
-	JTSC_SPEC_RCT_PERM_CUTOFF = JTSC_RUN_CUTOFF(JTSC_PERM_ALPHA_LOG2, JTSC_SPEC_CREDIT),
-	JTSC_TIMER_RCT_CUTOFF = JTSC_RUN_CUTOFF(JTSC_ALPHA_LOG2, JTSC_TIMER_CREDIT),
-	JTSC_TIMER_RCT_PERM_CUTOFF = JTSC_RUN_CUTOFF(JTSC_PERM_ALPHA_LOG2, JTSC_TIMER_CREDIT),
-
-	/*
-	 * The determinism test runs JTSC_NR_PREDICTORS (65) predictors at
-	 * once, each held to alpha / 128, so that by the union bound the
-	 * chance that any of them trips on a healthy source stays below
-	 * alpha. A source with min-entropy H per sample lets any predictor
-	 * be right with probability at most 2^-H, whatever it knows of the
-	 * past: its runs of hits are bounded like the RCT's runs, and its
-	 * hits in a window like the APT's count.
-	 */
-	JTSC_PRED_ALPHA_LOG2 = JTSC_ALPHA_LOG2 + 7,
-	JTSC_PRED_PERM_ALPHA_LOG2 = JTSC_PERM_ALPHA_LOG2 + 7,
-	JTSC_SPEC_RUN_CUTOFF = JTSC_RUN_CUTOFF(JTSC_PRED_ALPHA_LOG2, JTSC_SPEC_CREDIT),
-	JTSC_SPEC_RUN_PERM_CUTOFF = JTSC_RUN_CUTOFF(JTSC_PRED_PERM_ALPHA_LOG2, JTSC_SPEC_CREDIT),
-	JTSC_TIMER_RUN_CUTOFF = JTSC_RUN_CUTOFF(JTSC_PRED_ALPHA_LOG2, JTSC_TIMER_CREDIT),
-	JTSC_TIMER_RUN_PERM_CUTOFF = JTSC_RUN_CUTOFF(JTSC_PRED_PERM_ALPHA_LOG2, JTSC_TIMER_CREDIT),
-
-	/*
-	 * SP 800-90B 4.4.2, Adaptive Proportion Test, and the predictor hit
-	 * counts: C = 1 + CRITBINOM(W, 2^-H, 1 - alpha), the smallest count
-	 * whose binomial CDF reaches 1 - alpha. The binomial quantile has no
-	 * closed form; these values are computed exactly by
-	 * harness/measure/check-cutoffs.py, which make check runs.
-	 * Speculative: H = 0.156, p = 2^-H = 0.8973; timer: H = 0.0078,
-	 * p = 0.9946, where a cutoff of W + 1 means the test cannot fail.
-	 */
-	JTSC_SPEC_APT_CUTOFF = 496,		/* W = 512, alpha = 2^-30 */
-	JTSC_SPEC_APT_PERM_CUTOFF = 508,	/* W = 512, alpha = 2^-60 */
-	JTSC_SPEC_HITS_CUTOFF = 3802,		/* W = 4096, alpha = 2^-37 */
-	JTSC_SPEC_HITS_PERM_CUTOFF = 3845,	/* W = 4096, alpha = 2^-67 */
-	JTSC_TIMER_APT_CUTOFF = 513,		/* W = 512, alpha = 2^-30 */
-	JTSC_TIMER_APT_PERM_CUTOFF = 513,	/* W = 512, alpha = 2^-60 */
-	JTSC_TIMER_HITS_CUTOFF = 4097,		/* W = 4096, alpha = 2^-37 */
-	JTSC_TIMER_HITS_PERM_CUTOFF = 4097,	/* W = 4096, alpha = 2^-67 */
-
-	/*
-	 * Intermittent failures without a passed startup test in between
-	 * before a source is declared dead. Each one has probability 2^-30
-	 * for a healthy source, so three in a row mean it is broken.
-	 */
-	JTSC_MAX_INTERMITTENT = 3,
-
 	/*
 	 * Output: one SHA-256 block, a conditioning function SP 800-90B
 	 * 3.1.5.1.1 lists as vetted, fed twice as much credited entropy as
@@ -268,329 +157,23 @@ enum {
 };
 
 /*
- * What the pool and the tests need of each collector's parameters. A word
- * carries at most JTSC_MAX_WORD_CREDIT, windows and batches end on word
- * boundaries and a word folds whole u64 of samples...
+ * Batches end on word boundaries at every step of the ladder, and the
+ * startup test is a whole number of batches.
  */
-static_assert(JTSC_SPEC_CREDIT * JTSC_SPEC_SAMPLES_PER_WORD <= JTSC_MAX_WORD_CREDIT);
-static_assert(JTSC_TIMER_CREDIT * JTSC_TIMER_SAMPLES_PER_WORD <= JTSC_MAX_WORD_CREDIT);
-static_assert(JTSC_BATCH % JTSC_SPEC_SAMPLES_PER_WORD == 0);
-static_assert(JTSC_BATCH % JTSC_TIMER_SAMPLES_PER_WORD == 0);
-static_assert(JTSC_SPEC_SAMPLES_PER_WORD % sizeof(u64) == 0);
-static_assert(JTSC_TIMER_SAMPLES_PER_WORD % sizeof(u64) == 0);
-/*
- * ...the window cutoffs are at most one past their window (then that test
- * cannot fail at that credit), and at the speculative credit an
- * always-right predictor reaches the permanent window cutoff...
- */
-static_assert(JTSC_SPEC_APT_PERM_CUTOFF - 1 <= JTSC_APT_WINDOW);
-static_assert(JTSC_TIMER_APT_PERM_CUTOFF - 1 <= JTSC_APT_WINDOW);
-static_assert(JTSC_SPEC_HITS_PERM_CUTOFF <= JTSC_PRED_WINDOW);
-static_assert(JTSC_TIMER_HITS_PERM_CUTOFF - 1 <= JTSC_PRED_WINDOW);
-/* jtsc_predictor_hit() looks at the lower cutoff of each pair first. */
-static_assert(JTSC_SPEC_RUN_CUTOFF <= JTSC_SPEC_RUN_PERM_CUTOFF);
-static_assert(JTSC_TIMER_RUN_CUTOFF <= JTSC_TIMER_RUN_PERM_CUTOFF);
-static_assert(JTSC_SPEC_HITS_CUTOFF <= JTSC_SPEC_HITS_PERM_CUTOFF);
-static_assert(JTSC_TIMER_HITS_CUTOFF <= JTSC_TIMER_HITS_PERM_CUTOFF);
-static_assert(JTSC_SPEC_RUN_PERM_CUTOFF <= U16_MAX);
-static_assert(JTSC_TIMER_RUN_PERM_CUTOFF <= U16_MAX);
-/*
- * ...and a block or a pull, a predictor window of pending words and the
- * words held back at its end (a run and the last JTSC_MAX_LAG samples, see
- * jtsc_release()) fit in the pool together.
- */
-static_assert(MAX(DIV_ROUND_UP(JTSC_BLOCK_CREDIT, JTSC_SPEC_CREDIT * JTSC_SPEC_SAMPLES_PER_WORD),
-		  JTSC_PULL_MAX_WORDS) + JTSC_PRED_WINDOW / JTSC_SPEC_SAMPLES_PER_WORD +
-	      DIV_ROUND_UP(JTSC_SPEC_RUN_PERM_CUTOFF + JTSC_MAX_LAG,
-			   JTSC_SPEC_SAMPLES_PER_WORD) <=
-	      JTSC_POOL_WORDS);
-static_assert(MAX(DIV_ROUND_UP(JTSC_BLOCK_CREDIT, JTSC_TIMER_CREDIT * JTSC_TIMER_SAMPLES_PER_WORD),
-		  JTSC_PULL_MAX_WORDS) + JTSC_PRED_WINDOW / JTSC_TIMER_SAMPLES_PER_WORD +
-	      DIV_ROUND_UP(JTSC_TIMER_RUN_PERM_CUTOFF + JTSC_MAX_LAG,
-			   JTSC_TIMER_SAMPLES_PER_WORD) <=
-	      JTSC_POOL_WORDS);
-static_assert(JTSC_PRED_WINDOW % JTSC_APT_WINDOW == 0);
-static_assert(JTSC_PRED_WINDOW + JTSC_MAX_LAG + JTSC_SPEC_RUN_CUTOFF <= JTSC_STARTUP_SAMPLES);
-static_assert(JTSC_PRED_WINDOW + JTSC_MAX_LAG + JTSC_TIMER_RUN_CUTOFF <= JTSC_STARTUP_SAMPLES);
+static_assert(JTSC_BATCH % JTSC_MAX_SAMPLES_PER_WORD == 0);
+static_assert(JTSC_STARTUP_SAMPLES % JTSC_BATCH == 0);
 static_assert(JTSC_PRED_WINDOW % JTSC_BATCH == 0);
-static_assert(JTSC_PRED_WINDOW <= U16_MAX);
-static_assert((JTSC_MAX_LAG & (JTSC_MAX_LAG - 1)) == 0);
-
-/*********************************************************************
- *
- * Health tests
- *
- * On raw samples, before folding, always on, for both collectors alike:
- *
- *   - SP 800-90B 4.4.1, the Repetition Count Test, on the samples;
- *   - SP 800-90B 4.4.2, the Adaptive Proportion Test, W = 512;
- *   - a determinism test that the two above cannot replace at a low
- *     credit: 65 predictors, each of which guesses every sample from the
- *     ones before it. Predictor 0 is the stuck test of jent_stuck() in
- *     crypto/jitterentropy.c: it guesses that the counter's third
- *     difference is zero, which a counter that stands still (first
- *     difference zero), that steps by a fixed amount (second difference
- *     zero) or whose step grows by a fixed amount (third difference
- *     zero) all make true from their third sample on. Predictor L, for
- *     L = 1..64, guesses that a sample repeats the one L samples back,
- *     which a periodic delta stream of period up to 64, an alternating
- *     one included, makes true. A run of hits of any predictor, and its
- *     hits over a window of JTSC_PRED_WINDOW samples, have cutoffs
- *     derived from the credit as the RCT's and the APT's are.
- *
- * These are pure functions of the sample stream, so that the KUnit suite
- * can drive them with scripted streams. An intermittent failure (a cutoff
- * for alpha = 2^-30) does not reset the counts: a run or a window that
- * goes on can still reach the cutoff for alpha = 2^-60 and become a
- * permanent failure. It restarts the startup test, so no output is made
- * until JTSC_STARTUP_SAMPLES further samples have passed.
- *
- *********************************************************************/
-
-/**
- * jtsc_health_init() - Start the health tests of one collector
- * @h: health-test state to initialise
- * @params: the collector's parameters
- *
- * The state starts in the startup test: jtsc_health_started() is false
- * until JTSC_STARTUP_SAMPLES samples have passed.
- *
- * Context: Any context.
- */
-VISIBLE_IF_KUNIT void jtsc_health_init(struct jtsc_health *h,
-				       const struct jtsc_health_params *params)
-{
-	*h = (struct jtsc_health){
-		.params = params,
-		.startup_left = JTSC_STARTUP_SAMPLES,
-	};
-}
-EXPORT_SYMBOL_IF_KUNIT(jtsc_health_init);
-
-/* The verdict on a count that has just grown to @count. */
-static enum jtsc_health_result jtsc_cutoff(unsigned int count, unsigned int cutoff,
-					   unsigned int perm_cutoff)
-{
-	if (unlikely(count == perm_cutoff))
-		return JTSC_HEALTH_PERMANENT;
-	if (unlikely(count == cutoff))
-		return JTSC_HEALTH_INTERMITTENT;
-	return JTSC_HEALTH_OK;
-}
-
 /*
- * A predictor's guess for the current sample was right: count the hit.
- * A healthy source makes some twenty hits per sample over the 65
- * predictors, so the common case, both counts below their lower cutoff,
- * takes one comparison each; every cutoff pair has cutoff < perm_cutoff.
+ * A block or a pull, a predictor window of pending words and the words
+ * held back at its end (a run and the last JTSC_MAX_LAG samples, see
+ * jtsc_release()) fit in the pool together, at every step of the ladder.
  */
-static enum jtsc_health_result jtsc_predictor_hit(struct jtsc_health *h, unsigned int k)
-{
-	const struct jtsc_health_params *p = h->params;
-	unsigned int run = ++h->run[k], hits = ++h->hits[k];
-
-	if (likely(run < p->run_cutoff && hits < p->hits_cutoff))
-		return JTSC_HEALTH_OK;
-	return max(jtsc_cutoff(run, p->run_cutoff, p->run_perm_cutoff),
-		   jtsc_cutoff(hits, p->hits_cutoff, p->hits_perm_cutoff));
-}
-
-/*
- * Bit j set for each lag 64 - j whose predictor guesses @sample right: the
- * bytes of the last 64 samples, oldest first, that equal it, eight lags a
- * word. The zero-byte test is the exact one (no false positives across
- * bytes).
- */
-static u64 jtsc_lag_hits(const struct jtsc_health *h, u8 sample)
-{
-	const u8 *last64 = h->hist + h->pos;
-	const u64 low7 = 0x7f7f7f7f7f7f7f7fULL;
-	u64 hits = 0, x, zero;
-	unsigned int w;
-
-	for (w = 0; w < JTSC_MAX_LAG / 8; w++) {
-		x = get_unaligned_le64(last64 + 8 * w) ^ (sample * 0x0101010101010101ULL);
-		zero = ~(((x & low7) + low7) | x | low7);
-		/* Gather the top bit of byte k into bit k of the top byte. */
-		hits |= ((zero * 0x0002040810204081ULL) >> 56) << (8 * w);
-	}
-	/* Lags beyond the samples seen so far have nothing to compare with. */
-	return h->seen >= JTSC_MAX_LAG ? hits : hits & ~(~0ULL >> h->seen);
-}
-
-/*
- * Keep the last 64 samples in order, oldest first, at hist[pos..pos + 63]:
- * each is stored twice, 64 bytes apart, so that no wrap-around is needed.
- */
-static void jtsc_lag_push(struct jtsc_health *h, u8 sample)
-{
-	h->hist[h->pos] = sample;
-	h->hist[h->pos + JTSC_MAX_LAG] = sample;
-	h->pos = (h->pos + 1) % JTSC_MAX_LAG;
-}
-
-/**
- * jtsc_health_sample() - Run the health tests over one raw sample
- * @h: health-test state
- * @sample: the raw sample, the low byte of a cycle-counter delta
- *
- * Context: Any context.
- * Return: JTSC_HEALTH_OK, JTSC_HEALTH_INTERMITTENT when a cutoff for
- * alpha = 2^-30 was reached with this sample, or JTSC_HEALTH_PERMANENT when
- * a cutoff for alpha = 2^-60 was reached or the intermittent failures ran
- * out.
- */
-VISIBLE_IF_KUNIT enum jtsc_health_result jtsc_health_sample(struct jtsc_health *h,
-							    u8 sample)
-{
-	const struct jtsc_health_params *p = h->params;
-	enum jtsc_health_result res = JTSC_HEALTH_OK;
-	u8 last = h->hist[h->pos + JTSC_MAX_LAG - 1];
-	u8 d2 = sample - last;
-	u64 hit, ended;
-	unsigned int j;
-
-	/* SP 800-90B 4.4.1: count identical consecutive samples. */
-	if (h->seen && sample == last) {
-		h->rct_run++;
-		res = jtsc_cutoff(h->rct_run, p->rct_cutoff, p->rct_perm_cutoff);
-	} else {
-		h->rct_run = 1;
-	}
-
-	/*
-	 * SP 800-90B 4.4.2: count how often the first sample of a window
-	 * comes back within the window.
-	 */
-	if (!h->apt_seen) {
-		h->apt_value = sample;
-		h->apt_count = 1;
-	} else if (sample == h->apt_value) {
-		h->apt_count++;
-		res = max(res, jtsc_cutoff(h->apt_count, p->apt_cutoff, p->apt_perm_cutoff));
-	}
-	if (++h->apt_seen == JTSC_APT_WINDOW)
-		h->apt_seen = 0;
-
-	/* The determinism test: the stuck predictor... */
-	if (h->seen >= 2 && d2 == h->d2)
-		res = max(res, jtsc_predictor_hit(h, 0));
-	else
-		h->run[0] = 0;
-
-	/*
-	 * ...and the lags, lag 64 - j in bit j. Only the predictors that
-	 * hit, or whose run just ended, cost anything.
-	 */
-	hit = jtsc_lag_hits(h, sample);
-	ended = h->running & ~hit;
-	h->running = hit;
-	while (ended) {
-		j = __ffs64(ended);
-		ended &= ended - 1;
-		h->run[JTSC_MAX_LAG - j] = 0;
-	}
-	while (hit) {
-		j = __ffs64(hit);
-		hit &= hit - 1;
-		res = max(res, jtsc_predictor_hit(h, JTSC_MAX_LAG - j));
-	}
-	if (++h->pred_seen == JTSC_PRED_WINDOW) {
-		h->pred_seen = 0;
-		memset(h->hits, 0, sizeof(h->hits));
-	}
-
-	jtsc_lag_push(h, sample);
-	h->d2 = d2;
-	if (h->seen < JTSC_MAX_LAG)
-		h->seen++;
-
-	if (likely(res == JTSC_HEALTH_OK)) {
-		if (unlikely(h->startup_left) && !--h->startup_left)
-			h->failures = 0;
-		return JTSC_HEALTH_OK;
-	}
-
-	h->startup_left = JTSC_STARTUP_SAMPLES;
-	if (res == JTSC_HEALTH_INTERMITTENT && ++h->failures >= JTSC_MAX_INTERMITTENT)
-		res = JTSC_HEALTH_PERMANENT;
-	return res;
-}
-EXPORT_SYMBOL_IF_KUNIT(jtsc_health_sample);
-
-/**
- * jtsc_health_hold() - Samples at the end that a run still going takes in
- * @h: health-test state
- *
- * A run of identical samples, or of hits of one predictor, that is still
- * going may yet reach its cutoff; none of its samples may be released
- * before it ends, or the first part of a failing run that straddles a
- * window boundary would be credited.
- *
- * Context: Any context.
- * Return: the length of the longest such run, 0 if there is none.
- */
-VISIBLE_IF_KUNIT unsigned int jtsc_health_hold(const struct jtsc_health *h)
-{
-	unsigned int hold = h->rct_run > 1 ? h->rct_run : 0;
-	unsigned int k;
-
-	for (k = 0; k < JTSC_NR_PREDICTORS; k++)
-		hold = max_t(unsigned int, hold, h->run[k]);
-	return hold;
-}
-EXPORT_SYMBOL_IF_KUNIT(jtsc_health_hold);
-
-/*********************************************************************
- *
- * Folding
- *
- * A 64-bit Fibonacci LFSR with the primitive polynomial
- * x^64 + x^61 + x^56 + x^31 + x^28 + x^23 + 1, shifting left, so the taps
- * sit at bits 63, 60, 55, 30, 27 and 22. Each step injects one input bit
- * into the feedback, so every bit of every sample reaches the state. The
- * map from one 64-bit input to the state is linear and, for a fixed start
- * state, bijective. A pool word folds JTSC_*_SAMPLES_PER_WORD samples, as
- * 64-bit inputs of eight samples, and carries at most JTSC_MAX_WORD_CREDIT: half
- * of what its 64 bits can hold, as margin for what a linear compression may
- * lose. Folding is not conditioning: the crypto_rng output is SHA-256 over
- * pool words, and random.c mixes them into its input pool.
- *
- *********************************************************************/
-
-/**
- * jtsc_lfsr_fold() - Fold input bits into the LFSR state
- * @state: LFSR state
- * @in: input bits, bit 0 injected first
- * @nbits: number of bits of @in to inject, at most 64
- *
- * Context: Any context.
- * Return: the new LFSR state.
- */
-VISIBLE_IF_KUNIT u64 jtsc_lfsr_fold(u64 state, u64 in, unsigned int nbits)
-{
-	u64 rev = (u64)bitrev32(lower_32_bits(in)) << 32 | bitrev32(upper_32_bits(in));
-
-	/*
-	 * Up to 23 steps at once: the lowest tap, bit 22, sees a bit shifted
-	 * in by this chunk only from the 24th step on, so all feedback bits
-	 * of a chunk come from the state before it. Step k's feedback is
-	 * state bits 63-k, 60-k, 55-k, 30-k, 27-k and 22-k, and its new bit
-	 * ends up at bit m-1-k; input bit k goes to the same place, which is
-	 * where the bit-reversed input has it.
-	 */
-	while (nbits) {
-		unsigned int m = min(nbits, 23U);
-		u64 fb = (state >> (64 - m)) ^ (state >> (61 - m)) ^ (state >> (56 - m)) ^
-			 (state >> (31 - m)) ^ (state >> (28 - m)) ^ (state >> (23 - m));
-
-		state = (state << m) | ((fb ^ (rev >> (64 - m))) & GENMASK_ULL(m - 1, 0));
-		rev <<= m;
-		nbits -= m;
-	}
-	return state;
-}
-EXPORT_SYMBOL_IF_KUNIT(jtsc_lfsr_fold);
+#define JTSC_POOL_CHECK(c, spw, apt, apt_perm, hits, hits_perm)			\
+	static_assert(MAX(DIV_ROUND_UP(JTSC_BLOCK_CREDIT, (c) * (spw)), JTSC_PULL_MAX_WORDS) +	\
+		      JTSC_PRED_WINDOW / (spw) +						\
+		      DIV_ROUND_UP(JTSC_RUN_CUTOFF(JTSC_PRED_PERM_ALPHA_LOG2, c) + JTSC_MAX_LAG,	\
+				   spw) <= JTSC_POOL_WORDS);
+JTSC_LADDER(JTSC_POOL_CHECK)
 
 /*********************************************************************
  *
@@ -734,43 +317,28 @@ VISIBLE_IF_KUNIT int jtsc_timer_collect(u8 *samples, unsigned int n, void *mem)
 }
 EXPORT_SYMBOL_IF_KUNIT(jtsc_timer_collect);
 
-/* The collectors' parameters: everything that differs between them. */
-const struct jtsc_health_params jtsc_params[JTSC_NR_SOURCES] = {
+/* What differs between the collectors; their credit is measured. */
+const struct jtsc_collector jtsc_collectors[JTSC_NR_SOURCES] = {
 	[JTSC_SRC_SPEC] = {
 		.name = "speculative",
-		.credit = JTSC_SPEC_CREDIT,
-		.samples_per_word = JTSC_SPEC_SAMPLES_PER_WORD,
-		.rct_cutoff = JTSC_SPEC_RCT_CUTOFF,
-		.rct_perm_cutoff = JTSC_SPEC_RCT_PERM_CUTOFF,
-		.apt_cutoff = JTSC_SPEC_APT_CUTOFF,
-		.apt_perm_cutoff = JTSC_SPEC_APT_PERM_CUTOFF,
-		.run_cutoff = JTSC_SPEC_RUN_CUTOFF,
-		.run_perm_cutoff = JTSC_SPEC_RUN_PERM_CUTOFF,
-		.hits_cutoff = JTSC_SPEC_HITS_CUTOFF,
-		.hits_perm_cutoff = JTSC_SPEC_HITS_PERM_CUTOFF,
 		.collect = jtsc_spec_collect,
 	},
 	[JTSC_SRC_TIMER] = {
 		.name = "timer",
-		.credit = JTSC_TIMER_CREDIT,
-		.samples_per_word = JTSC_TIMER_SAMPLES_PER_WORD,
-		.rct_cutoff = JTSC_TIMER_RCT_CUTOFF,
-		.rct_perm_cutoff = JTSC_TIMER_RCT_PERM_CUTOFF,
-		.apt_cutoff = JTSC_TIMER_APT_CUTOFF,
-		.apt_perm_cutoff = JTSC_TIMER_APT_PERM_CUTOFF,
-		.run_cutoff = JTSC_TIMER_RUN_CUTOFF,
-		.run_perm_cutoff = JTSC_TIMER_RUN_PERM_CUTOFF,
-		.hits_cutoff = JTSC_TIMER_HITS_CUTOFF,
-		.hits_perm_cutoff = JTSC_TIMER_HITS_PERM_CUTOFF,
 		.collect = jtsc_timer_collect,
 	},
 };
-EXPORT_SYMBOL_IF_KUNIT(jtsc_params);
+EXPORT_SYMBOL_IF_KUNIT(jtsc_collectors);
 
-/* Entropy of one pool word of @src, in 1/256 bit. */
-static unsigned int jtsc_word_credit(enum jtsc_source src)
+/*
+ * Entropy of one pool word of @src on @rng, in 1/256 bit: the ladder step
+ * its last startup test on @rng chose.
+ */
+static unsigned int jtsc_word_credit(const struct jtsc_rng *rng, enum jtsc_source src)
 {
-	return jtsc_params[src].credit * jtsc_params[src].samples_per_word;
+	const struct jtsc_health_params *p = rng->health[src].params;
+
+	return p->credit * p->samples_per_word;
 }
 
 /**
@@ -859,7 +427,7 @@ static int jtsc_collect_counted(struct jtsc_rng *rng, enum jtsc_source src)
 {
 	bool timed = IS_ENABLED(CONFIG_CRYPTO_JITTER_TSC_DEBUGFS);
 	u64 t0 = timed ? local_clock() : 0;
-	int ret = jtsc_params[src].collect(rng->raw, JTSC_BATCH, rng->mem);
+	int ret = jtsc_collectors[src].collect(rng->raw, JTSC_BATCH, rng->mem);
 
 	if (ret)
 		return ret;
@@ -878,35 +446,110 @@ static u8 jtsc_boot_raw[JTSC_NR_SOURCES][JTSC_STARTUP_SAMPLES];
 static struct jtsc_group jtsc_group;
 static struct jtsc_rng jtsc_global;
 
-static void jtsc_capture_boot(struct jtsc_rng *rng, enum jtsc_source src, unsigned int at)
+static void jtsc_capture_boot(struct jtsc_rng *rng, enum jtsc_source src, const u8 *samples)
 {
 #ifdef CONFIG_CRYPTO_JITTER_TSC_DEBUGFS
-	if (rng != &jtsc_global || at >= JTSC_STARTUP_SAMPLES)
-		return;
-	memcpy(jtsc_boot_raw[src] + at, rng->raw,
-	       min(JTSC_BATCH, JTSC_STARTUP_SAMPLES - at));
+	if (rng == &jtsc_global)
+		memcpy(jtsc_boot_raw[src], samples, JTSC_STARTUP_SAMPLES);
 #endif
 }
 
-/* The startup test of one collector; NULL if it passed, else why not. */
-static const char *jtsc_verify(struct jtsc_rng *rng, enum jtsc_source src)
+/* The size in KiB of the boot CPU's last-level cache, 0 if unknown. */
+static unsigned int jtsc_cache_kib(void)
 {
+#ifdef CONFIG_X86
+	return max(boot_cpu_data.x86_cache_size, 0);
+#else
+	return 0;
+#endif
+}
+
+/* An estimate in 2^-32 bit as "bits.thousandths", for the log. */
+#define JTSC_EST_FMT		"%llu.%03llu"
+#define JTSC_EST_ARG(h)		(h) >> JTSC_EST_SHIFT, \
+				(((h) & (JTSC_EST_ONE - 1)) * 1000) >> JTSC_EST_SHIFT
+
+/*
+ * Take the ladder step @step for @src on @rng, or a lower one if another
+ * instance's estimate of @src was lower: a later, lower estimate lowers
+ * the credit of every startup test that follows, a higher one never
+ * raises it. One line is logged each time the group's step goes down,
+ * the first time included.
+ */
+static unsigned int jtsc_take_step(struct jtsc_rng *rng, enum jtsc_source src, int step,
+				   const struct jtsc_estimate *e)
+{
+	atomic_t *lowest = &rng->group->step[src];
+	int old = atomic_read(lowest);
+
+	do {
+		if (old <= step)
+			return old;
+	} while (!atomic_try_cmpxchg(lowest, &old, step));
+
+	pr_info("%s collector: " JTSC_EST_FMT " bit per sample (%s, %u samples), credit %u/256 bit, buffer %u KiB, cache %u KiB\n",
+		jtsc_collectors[src].name, JTSC_EST_ARG(e->h_min),
+		jtsc_estimator_name[e->which], e->samples, jtsc_ladder[step].credit,
+		src == JTSC_SRC_SPEC ? (unsigned int)(JTSC_SPEC_MEM_SIZE >> 10) : 0,
+		jtsc_cache_kib());
+	return step;
+}
+
+/*
+ * The startup test of @src on @rng. JTSC_STARTUP_SAMPLES fresh samples are
+ * estimated (crypto/jitter_tsc_estimate.c), the ladder step the estimate
+ * allows is taken (jtsc_ladder_pick(), jtsc_take_step()), and the same
+ * samples then run through the health tests at that step's cutoffs, which
+ * is SP 800-90B's startup test. 0 if it passed; -ENODEV with @why set if
+ * the collector cannot be used; -ENOMEM.
+ */
+static int jtsc_verify(struct jtsc_rng *rng, enum jtsc_source src, const char **why)
+{
+	size_t work_size = jtsc_estimate_work_size(JTSC_STARTUP_SAMPLES);
 	struct jtsc_health *h = &rng->health[src];
 	enum jtsc_health_result res = JTSC_HEALTH_OK;
+	struct jtsc_estimate e;
 	unsigned int at, i;
+	u8 *samples;
+	int step;
 
-	jtsc_health_init(h, &jtsc_params[src]);
-	for (at = 0; !jtsc_health_started(h); at += JTSC_BATCH) {
-		if (jtsc_collect_counted(rng, src))
-			return "not available on this CPU";
-		jtsc_capture_boot(rng, src, at);
-		for (i = 0; i < JTSC_BATCH; i++)
-			res = max(res, jtsc_health_sample(h, rng->raw[i]));
-		if (res != JTSC_HEALTH_OK)
-			break;
+	samples = kvmalloc(JTSC_STARTUP_SAMPLES + work_size, GFP_KERNEL);
+	if (!samples)
+		return -ENOMEM;
+	for (at = 0; at < JTSC_STARTUP_SAMPLES; at += JTSC_BATCH) {
+		if (jtsc_collect_counted(rng, src)) {
+			*why = "not available on this CPU";
+			goto out;
+		}
+		memcpy(samples + at, rng->raw, JTSC_BATCH);
 	}
+	jtsc_capture_boot(rng, src, samples);
+
+	jtsc_estimate(samples, JTSC_STARTUP_SAMPLES, samples + JTSC_STARTUP_SAMPLES, &e);
+	rng->stats[src].estimates++;
+	rng->stats[src].h_min = e.h_min;
+	rng->stats[src].estimator = e.which;
+	step = jtsc_ladder_pick(&e);
+	if (step < 0) {
+		rng->stats[src].refused++;
+		pr_info("%s collector: " JTSC_EST_FMT " bit per sample (%s, %u samples), under %u times the floor of %u/256 bit\n",
+			jtsc_collectors[src].name, JTSC_EST_ARG(e.h_min),
+			jtsc_estimator_name[e.which], e.samples, JTSC_EST_MARGIN,
+			jtsc_ladder[0].credit);
+		*why = "runtime estimate below the floor";
+		goto out;
+	}
+	step = jtsc_take_step(rng, src, step, &e);
+
+	jtsc_health_init(h, &jtsc_ladder[step]);
+	for (i = 0; i < JTSC_STARTUP_SAMPLES; i++)
+		res = max(res, jtsc_health_sample(h, samples[i]));
+	if (res != JTSC_HEALTH_OK)
+		*why = "startup health test failed";
+out:
 	memzero_explicit(rng->raw, sizeof(rng->raw));
-	return res == JTSC_HEALTH_OK ? NULL : "startup health test failed";
+	kvfree_sensitive(samples, JTSC_STARTUP_SAMPLES + work_size);
+	return *why ? -ENODEV : 0;
 }
 
 /*********************************************************************
@@ -926,15 +569,15 @@ static const char *jtsc_verify(struct jtsc_rng *rng, enum jtsc_source src)
  *********************************************************************/
 
 /*
- * jtsc_credit() - The entropy of @words pool words of @src, in 1/256 bit
+ * jtsc_credit() - The entropy of @words pool words of @rng, in 1/256 bit
  *
  * The only place where entropy is credited: each word carries the samples
- * it folds at the collector's per-sample credit, which the comments at
- * JTSC_SPEC_CREDIT and JTSC_TIMER_CREDIT justify.
+ * it folds at the per-sample credit that the active collector's startup
+ * test on @rng chose from its runtime estimate (jtsc_verify()).
  */
-static unsigned int jtsc_credit(enum jtsc_source src, unsigned int words)
+static unsigned int jtsc_credit(const struct jtsc_rng *rng, unsigned int words)
 {
-	return words * jtsc_word_credit(src);
+	return words * jtsc_word_credit(rng, rng->active);
 }
 
 static void jtsc_wipe(struct jtsc_rng *rng)
@@ -976,6 +619,7 @@ static int jtsc_start(struct jtsc_rng *rng)
 	struct jtsc_group *g = rng->group;
 	enum jtsc_source src;
 	const char *why;
+	int ret;
 
 	jtsc_wipe(rng);
 	rng->started = false;
@@ -985,8 +629,11 @@ static int jtsc_start(struct jtsc_rng *rng)
 			if (!rng->mem)
 				return -ENOMEM;
 		}
-		why = jtsc_verify(rng, src);
-		if (!why) {
+		why = NULL;
+		ret = jtsc_verify(rng, src, &why);
+		if (ret == -ENOMEM)
+			return ret;
+		if (!ret) {
 			if (src != JTSC_SRC_SPEC) {
 				kvfree(rng->mem);
 				rng->mem = NULL;
@@ -997,7 +644,7 @@ static int jtsc_start(struct jtsc_rng *rng)
 			return 0;
 		}
 		if (!test_and_set_bit(src, &g->dead))
-			pr_info("%s collector disabled: %s\n", jtsc_params[src].name, why);
+			pr_info("%s collector disabled: %s\n", jtsc_collectors[src].name, why);
 	}
 	return jtsc_exhausted(rng);
 }
@@ -1020,7 +667,7 @@ static int __cold jtsc_failed(struct jtsc_rng *rng, enum jtsc_source src,
 	if (res == JTSC_HEALTH_INTERMITTENT) {
 		rng->stats[src].intermittent++;
 		pr_warn_ratelimited("%s collector: intermittent health-test failure, data discarded\n",
-				    jtsc_params[src].name);
+				    jtsc_collectors[src].name);
 		return -EAGAIN;
 	}
 	rng->stats[src].permanent++;
@@ -1030,12 +677,12 @@ static int __cold jtsc_failed(struct jtsc_rng *rng, enum jtsc_source src,
 	if (next == JTSC_NR_SOURCES) {
 		if (first)
 			pr_err("%s collector: permanent health-test failure, no collector left: no further output\n",
-			       jtsc_params[src].name);
+			       jtsc_collectors[src].name);
 		return jtsc_exhausted(rng);
 	}
 	if (first)
 		pr_err("%s collector: permanent health-test failure, failing over to the %s collector\n",
-		       jtsc_params[src].name, jtsc_params[next].name);
+		       jtsc_collectors[src].name, jtsc_collectors[next].name);
 	return -EAGAIN;
 }
 
@@ -1065,7 +712,7 @@ static int jtsc_add_words(struct jtsc_rng *rng)
 {
 	enum jtsc_source src = rng->active;
 	struct jtsc_health *h = &rng->health[src];
-	unsigned int per_word = jtsc_params[src].samples_per_word;
+	unsigned int per_word = h->params->samples_per_word;
 	enum jtsc_health_result res = JTSC_HEALTH_OK;
 	u64 lfsr = rng->lfsr;
 	unsigned int i, w;
@@ -1174,7 +821,7 @@ static void jtsc_consume(struct jtsc_rng *rng, unsigned int words, unsigned int 
 VISIBLE_IF_KUNIT int jtsc_rng_generate(struct jtsc_rng *rng, u8 *dst, unsigned int len)
 {
 	u8 block[JTSC_BLOCK_SIZE];
-	unsigned int done = 0, n, words;
+	unsigned int done = 0, n, words = 0;
 	int ret = 0;
 
 	if (READ_ONCE(rng->failed))
@@ -1191,13 +838,17 @@ VISIBLE_IF_KUNIT int jtsc_rng_generate(struct jtsc_rng *rng, u8 *dst, unsigned i
 			break;
 		}
 		ret = jtsc_ready(rng);
-		/* After jtsc_ready(): what a word carries is its collector's. */
-		words = DIV_ROUND_UP(JTSC_BLOCK_CREDIT, jtsc_word_credit(rng->active));
-		if (!ret)
+		/*
+		 * After jtsc_ready(): what a word carries is that of the
+		 * collector it readied, at the step it chose.
+		 */
+		if (!ret) {
+			words = DIV_ROUND_UP(JTSC_BLOCK_CREDIT, jtsc_word_credit(rng, rng->active));
 			ret = jtsc_fill(rng, words);
+		}
 		if (!ret) {
 			sha256((const u8 *)rng->pool, words * sizeof(rng->pool[0]), block);
-			jtsc_consume(rng, words, jtsc_credit(rng->active, words));
+			jtsc_consume(rng, words, jtsc_credit(rng, words));
 		}
 		mutex_unlock(&rng->lock);
 		if (ret)
@@ -1249,7 +900,7 @@ VISIBLE_IF_KUNIT int jtsc_rng_pull(struct jtsc_rng *rng, void *buf, size_t len)
 		ret = jtsc_fill(rng, words);
 	if (!ret) {
 		memcpy(buf, rng->pool, len);
-		ret = jtsc_credit(rng->active, words);
+		ret = jtsc_credit(rng, words);
 		jtsc_consume(rng, words, ret);
 	}
 	mutex_unlock(&rng->lock);
@@ -1346,6 +997,8 @@ VISIBLE_IF_KUNIT int jtsc_group_init(struct jtsc_group *g, unsigned int collecto
 	if (!collectors || jtsc_counter_check())
 		return -ENODEV;
 	g->usable = collectors;
+	for (i = 0; i < JTSC_NR_SOURCES; i++)
+		atomic_set(&g->step[i], jtsc_ladder_steps);
 	if (!nr_shards)
 		return 0;
 	g->shards = kcalloc(nr_shards, sizeof(*g->shards), GFP_KERNEL);
@@ -1508,7 +1161,7 @@ static ssize_t jtsc_raw_read(struct file *file, char __user *ubuf, size_t count,
 		return -ENOMEM;
 	/* The speculative collector's buffer is the instance's, if it has one. */
 	mutex_lock(&rng->lock);
-	ret = jtsc_params[src].collect(buf, n, rng->mem);
+	ret = jtsc_collectors[src].collect(buf, n, rng->mem);
 	mutex_unlock(&rng->lock);
 	if (!ret && copy_to_user(ubuf, buf, n))
 		ret = -EFAULT;
@@ -1554,6 +1207,14 @@ static void jtsc_stats_add(struct jtsc_stats *sum, struct jtsc_rng *rng)
 		sum[src].intermittent += rng->stats[src].intermittent;
 		sum[src].permanent += rng->stats[src].permanent;
 		sum[src].credited += rng->stats[src].credited;
+		sum[src].estimates += rng->stats[src].estimates;
+		sum[src].refused += rng->stats[src].refused;
+		/* The lowest of the instances' last estimates. */
+		if (rng->stats[src].estimates &&
+		    (!sum[src].h_min || rng->stats[src].h_min < sum[src].h_min)) {
+			sum[src].h_min = rng->stats[src].h_min;
+			sum[src].estimator = rng->stats[src].estimator;
+		}
 	}
 	mutex_unlock(&rng->lock);
 }
@@ -1572,17 +1233,25 @@ static int jtsc_stats_show(struct seq_file *m, void *v)
 	jtsc_stats_add(sum, &jtsc_global);
 	for (i = 0; i < g->nr_shards; i++)
 		jtsc_stats_add(sum, g->shards[i]);
-	seq_printf(m, "active %s\n", alive < JTSC_NR_SOURCES ? jtsc_params[alive].name : "none");
+	seq_printf(m, "active %s\n", alive < JTSC_NR_SOURCES ? jtsc_collectors[alive].name : "none");
 	seq_printf(m, "failed %d\n", alive == JTSC_NR_SOURCES);
 	seq_printf(m, "shards %u\n", g->nr_shards);
 	for (src = 0; src < JTSC_NR_SOURCES; src++) {
-		const char *name = jtsc_params[src].name;
+		const char *name = jtsc_collectors[src].name;
 		bool dead = test_bit(src, &g->dead);
+		int step = atomic_read(&g->step[src]);
 
 		seq_printf(m, "%s.enabled %d\n", name, (g->usable & BIT(src)) && !dead);
 		seq_printf(m, "%s.verified %d\n", name, test_bit(src, &g->verified));
 		seq_printf(m, "%s.dead %d\n", name, dead);
-		seq_printf(m, "%s.credit_per_sample_256ths %u\n", name, jtsc_params[src].credit);
+		seq_printf(m, "%s.credit_per_sample_256ths %u\n", name,
+			   step < jtsc_ladder_steps ? jtsc_ladder[step].credit : 0);
+		seq_printf(m, "%s.estimates %llu\n", name, sum[src].estimates);
+		seq_printf(m, "%s.estimates_refused %llu\n", name, sum[src].refused);
+		seq_printf(m, "%s.estimate_millibits %llu\n", name,
+			   (sum[src].h_min * 1000) >> JTSC_EST_SHIFT);
+		seq_printf(m, "%s.estimator %s\n", name,
+			   sum[src].estimates ? jtsc_estimator_name[sum[src].estimator] : "none");
 		seq_printf(m, "%s.samples %llu\n", name, sum[src].samples);
 		seq_printf(m, "%s.collect_ns %llu\n", name, sum[src].collect_ns);
 		seq_printf(m, "%s.intermittent_failures %llu\n", name, sum[src].intermittent);
@@ -1701,8 +1370,8 @@ static int __init jtsc_setup(void)
 	}
 	jtsc_debugfs_init();
 	pr_info("ready, drawing on the %s collector at %u/256 bit per raw sample, %u shards\n",
-		jtsc_params[jtsc_global.active].name, jtsc_params[jtsc_global.active].credit,
-		jtsc_group.nr_shards);
+		jtsc_collectors[jtsc_global.active].name,
+		jtsc_global.health[jtsc_global.active].params->credit, jtsc_group.nr_shards);
 out:
 	/* The instance is set up: pairs with the acquires in jitter_tsc_pull(). */
 	smp_store_release(&jtsc_status, ret);

@@ -1,0 +1,439 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * jitter_tsc core: what raw samples are worth
+ *
+ * Copyright (C) 2026 Jitter TSC Developers
+ *
+ * The host-independent part of jitter_tsc, beside crypto/jitter_tsc_estimate.c:
+ * no kernel API is used here, so that the same file is built into the
+ * module, driven by the KUnit suite and compiled in user space by the
+ * measurement tools (harness/measure/include stands in for the headers).
+ * It is divided into these sections:
+ *
+ *   - The credit ladder: the per-sample credits a collector can be given,
+ *     each with the cutoffs of its health tests, and the rule that picks
+ *     one from the runtime estimate of crypto/jitter_tsc_estimate.c.
+ *   - Health tests: the SP 800-90B Repetition Count and Adaptive Proportion
+ *     Tests and a determinism test, as pure functions over raw samples.
+ *   - Folding: the LFSR that folds raw samples into pool words.
+ *
+ * One raw sample, for both collectors, is the low byte of a cycle-counter
+ * delta: the time one pass of the collector's loop took. That byte, and
+ * nothing derived from the counter's value, is what the estimate
+ * assesses, what the health tests see and what is credited.
+ */
+
+#include <crypto/internal/jitter_tsc_core.h>
+#include <kunit/visibility.h>
+#include <linux/array_size.h>
+#include <linux/bitops.h>
+#include <linux/bitrev.h>
+#include <linux/bits.h>
+#include <linux/build_bug.h>
+#include <linux/compiler.h>
+#include <linux/export.h>
+#include <linux/limits.h>
+#include <linux/math.h>
+#include <linux/minmax.h>
+#include <linux/string.h>
+#include <linux/unaligned.h>
+#include <linux/wordpart.h>
+
+/*********************************************************************
+ *
+ * The credit ladder
+ *
+ * A collector's entropy per sample differs by more than an order of
+ * magnitude between CPUs (the speculative loop's is mostly that of its
+ * cache misses), so no compile-time credit is right for all of them. Each
+ * startup test therefore estimates the min-entropy of the very samples it
+ * tests, with the SP 800-90B non-IID estimators of
+ * crypto/jitter_tsc_estimate.c, and credits the highest step of this ladder
+ * at or below that estimate divided by JTSC_EST_MARGIN:
+ *
+ *   - The margin covers two things: the halving that SP 800-90B's own
+ *     practice and this driver's rule ask for, and the optimism of an
+ *     estimate over JTSC_STARTUP_SAMPLES against one over 10^6 samples of
+ *     the same source. harness/measure/check-margin.py computes, for every
+ *     sample file we have (each host quiet and loaded, the TCG and arm64
+ *     guests, the loop variants, synthetic sources of known min-entropy),
+ *     the step this rule picks from the worst startup-sized window of the
+ *     file, and fails unless it is at most half of the file's 10^6-sample
+ *     estimate; Documentation/crypto/jitter_tsc.rst has the table.
+ *   - The floor is the lowest step whose predictor runs can still refuse a
+ *     deterministic stream within the startup test (a run needs
+ *     JTSC_PRED_WINDOW + JTSC_MAX_LAG + run_cutoff samples at most). Below
+ *     it the collector is refused: nothing is credited that could not be
+ *     justified.
+ *   - The ceiling, one bit per byte-sized sample, is a quarter of the
+ *     lowest 10^6-sample estimate of the speculative loop on the hosts
+ *     where it is highest: an estimate above it says more about a short
+ *     run than about the source.
+ *
+ * Steps are about 1.5x apart. A word folds at most 512 samples and carries
+ * at most JTSC_MAX_WORD_CREDIT, so a step's samples per word is the largest
+ * power of two that keeps it there.
+ *
+ *********************************************************************/
+
+#define JTSC_STEP(c, spw, apt, apt_perm, hits, hits_perm) {		\
+	.credit = (c),							\
+	.samples_per_word = (spw),					\
+	.rct_cutoff = JTSC_RUN_CUTOFF(JTSC_ALPHA_LOG2, c),		\
+	.rct_perm_cutoff = JTSC_RUN_CUTOFF(JTSC_PERM_ALPHA_LOG2, c),	\
+	.apt_cutoff = (apt),						\
+	.apt_perm_cutoff = (apt_perm),					\
+	.run_cutoff = JTSC_RUN_CUTOFF(JTSC_PRED_ALPHA_LOG2, c),		\
+	.run_perm_cutoff = JTSC_RUN_CUTOFF(JTSC_PRED_PERM_ALPHA_LOG2, c),	\
+	.hits_cutoff = (hits),						\
+	.hits_perm_cutoff = (hits_perm),				\
+},
+
+const struct jtsc_health_params jtsc_ladder[] = {
+	JTSC_LADDER(JTSC_STEP)
+};
+EXPORT_SYMBOL_IF_KUNIT(jtsc_ladder);
+
+const unsigned int jtsc_ladder_steps = ARRAY_SIZE(jtsc_ladder);
+EXPORT_SYMBOL_IF_KUNIT(jtsc_ladder_steps);
+
+/*
+ * What each step must satisfy: a word carries at most JTSC_MAX_WORD_CREDIT
+ * and folds whole u64 of samples, batches of the glue (a multiple of 512
+ * samples) end on word boundaries, the window cutoffs are at most one past
+ * their window, each cutoff pair is ordered (jtsc_predictor_hit() looks at
+ * the lower one first), runs fit their u16 counters, and a predictor run
+ * that starts in the first window of the startup test ends inside it.
+ */
+#define JTSC_STEP_CHECK(c, spw, apt, apt_perm, hits, hits_perm)			\
+	static_assert((c) * (spw) <= JTSC_MAX_WORD_CREDIT &&			\
+		      (spw) <= JTSC_MAX_SAMPLES_PER_WORD &&			\
+		      JTSC_MAX_SAMPLES_PER_WORD % (spw) == 0 && (spw) % 8 == 0 &&	\
+		      (apt) <= (apt_perm) && (apt_perm) <= JTSC_APT_WINDOW + 1 &&	\
+		      (hits) <= (hits_perm) && (hits_perm) <= JTSC_PRED_WINDOW + 1 &&	\
+		      JTSC_RUN_CUTOFF(JTSC_PRED_PERM_ALPHA_LOG2, c) <= U16_MAX &&	\
+		      JTSC_PRED_WINDOW + JTSC_MAX_LAG +				\
+		      JTSC_RUN_CUTOFF(JTSC_PRED_ALPHA_LOG2, c) <= JTSC_STARTUP_SAMPLES);
+JTSC_LADDER(JTSC_STEP_CHECK)
+
+static_assert(JTSC_PRED_WINDOW % JTSC_APT_WINDOW == 0);
+static_assert(JTSC_PRED_WINDOW <= U16_MAX);
+static_assert((JTSC_MAX_LAG & (JTSC_MAX_LAG - 1)) == 0);
+static_assert(JTSC_NR_PREDICTORS < 128);
+
+/**
+ * jtsc_ladder_pick() - The step of the credit ladder an estimate allows
+ * @e: the runtime estimate of a collector's startup samples
+ *
+ * The only place where an entropy estimate becomes a credit: the highest
+ * step whose credit, times JTSC_EST_MARGIN, is at most the estimate.
+ *
+ * Context: Any context.
+ * Return: an index into jtsc_ladder[], or -1 if the estimate is below
+ * JTSC_EST_MARGIN times the lowest step (the floor).
+ */
+int jtsc_ladder_pick(const struct jtsc_estimate *e)
+{
+	int step;
+
+	for (step = jtsc_ladder_steps - 1; step >= 0; step--) {
+		/* Credits are in 1/256 bit, the estimate in 2^-32 bit. */
+		u64 need = (u64)jtsc_ladder[step].credit * JTSC_EST_MARGIN <<
+			   (JTSC_EST_SHIFT - JTSC_ENTROPY_SHIFT);
+
+		if (e->h_min >= need)
+			break;
+	}
+	return step;
+}
+EXPORT_SYMBOL_IF_KUNIT(jtsc_ladder_pick);
+
+/*********************************************************************
+ *
+ * Health tests
+ *
+ * On raw samples, before folding, always on, for both collectors alike:
+ *
+ *   - SP 800-90B 4.4.1, the Repetition Count Test, on the samples;
+ *   - SP 800-90B 4.4.2, the Adaptive Proportion Test, W = 512;
+ *   - a determinism test that the two above cannot replace at a low
+ *     credit: 68 predictors, each of which guesses every sample from the
+ *     ones before it. Four guess that the k-th difference of the samples,
+ *     k = 1..4, repeats the last one (for k > 1, a nonzero one): a counter
+ *     that stands still, steps by a fixed amount or whose step grows by a
+ *     fixed amount (a quadratic ramp) makes the first true, and a cubic,
+ *     quartic or quintic ramp makes the k = 2, 3 or 4 one true, from the
+ *     (k + 2)-th sample on; the k = 1 one is the stuck test of jent_stuck()
+ *     in crypto/jitterentropy.c. Each guesses one value per sample, so a
+ *     healthy source makes it right with probability at most 2^-H. Predictor L, for L = 1..64, guesses that
+ *     a sample repeats the one L samples back, which a periodic delta
+ *     stream of period up to 64, an alternating one included, makes true.
+ *     A run of hits of any predictor, and its hits over a window of
+ *     JTSC_PRED_WINDOW samples, have cutoffs derived from the credit as
+ *     the RCT's and the APT's are. Longer periods, and anything else a
+ *     few predictors cannot see, are the runtime estimate's to find.
+ *
+ * These are pure functions of the sample stream, so that the KUnit suite
+ * can drive them with scripted streams. An intermittent failure (a cutoff
+ * for alpha = 2^-30) does not reset the counts: a run or a window that
+ * goes on can still reach the cutoff for alpha = 2^-60 and become a
+ * permanent failure. It restarts the startup test, so no output is made
+ * until JTSC_STARTUP_SAMPLES further samples have passed.
+ *
+ *********************************************************************/
+
+/**
+ * jtsc_health_init() - Start the health tests of one collector
+ * @h: health-test state to initialise
+ * @params: the collector's parameters
+ *
+ * The state starts in the startup test: jtsc_health_started() is false
+ * until JTSC_STARTUP_SAMPLES samples have passed.
+ *
+ * Context: Any context.
+ */
+void jtsc_health_init(struct jtsc_health *h, const struct jtsc_health_params *params)
+{
+	*h = (struct jtsc_health){
+		.params = params,
+		.startup_left = JTSC_STARTUP_SAMPLES,
+	};
+}
+EXPORT_SYMBOL_IF_KUNIT(jtsc_health_init);
+
+/* The verdict on a count that has just grown to @count. */
+static enum jtsc_health_result jtsc_cutoff(unsigned int count, unsigned int cutoff,
+					   unsigned int perm_cutoff)
+{
+	if (unlikely(count == perm_cutoff))
+		return JTSC_HEALTH_PERMANENT;
+	if (unlikely(count == cutoff))
+		return JTSC_HEALTH_INTERMITTENT;
+	return JTSC_HEALTH_OK;
+}
+
+/*
+ * A predictor's guess for the current sample was right: count the hit.
+ * A healthy source makes some twenty hits per sample over the 68
+ * predictors, so the common case, both counts below their lower cutoff,
+ * takes one comparison each; every cutoff pair has cutoff < perm_cutoff.
+ */
+static enum jtsc_health_result jtsc_predictor_hit(struct jtsc_health *h, unsigned int k)
+{
+	const struct jtsc_health_params *p = h->params;
+	unsigned int run = ++h->run[k], hits = ++h->hits[k];
+
+	if (likely(run < p->run_cutoff && hits < p->hits_cutoff))
+		return JTSC_HEALTH_OK;
+	return max(jtsc_cutoff(run, p->run_cutoff, p->run_perm_cutoff),
+		   jtsc_cutoff(hits, p->hits_cutoff, p->hits_perm_cutoff));
+}
+
+/*
+ * Bit j set for each lag 64 - j whose predictor guesses @sample right: the
+ * bytes of the last 64 samples, oldest first, that equal it, eight lags a
+ * word. The zero-byte test is the exact one (no false positives across
+ * bytes).
+ */
+static u64 jtsc_lag_hits(const struct jtsc_health *h, u8 sample)
+{
+	const u8 *last64 = h->hist + h->pos;
+	const u64 low7 = 0x7f7f7f7f7f7f7f7fULL;
+	u64 hits = 0, x, zero;
+	unsigned int w;
+
+	for (w = 0; w < JTSC_MAX_LAG / 8; w++) {
+		x = get_unaligned_le64(last64 + 8 * w) ^ (sample * 0x0101010101010101ULL);
+		zero = ~(((x & low7) + low7) | x | low7);
+		/* Gather the top bit of byte k into bit k of the top byte. */
+		hits |= ((zero * 0x0002040810204081ULL) >> 56) << (8 * w);
+	}
+	/* Lags beyond the samples seen so far have nothing to compare with. */
+	return h->seen >= JTSC_MAX_LAG ? hits : hits & ~(~0ULL >> h->seen);
+}
+
+/*
+ * Keep the last 64 samples in order, oldest first, at hist[pos..pos + 63]:
+ * each is stored twice, 64 bytes apart, so that no wrap-around is needed.
+ */
+static void jtsc_lag_push(struct jtsc_health *h, u8 sample)
+{
+	h->hist[h->pos] = sample;
+	h->hist[h->pos + JTSC_MAX_LAG] = sample;
+	h->pos = (h->pos + 1) % JTSC_MAX_LAG;
+}
+
+/**
+ * jtsc_health_sample() - Run the health tests over one raw sample
+ * @h: health-test state
+ * @sample: the raw sample, the low byte of a cycle-counter delta
+ *
+ * Context: Any context.
+ * Return: JTSC_HEALTH_OK, JTSC_HEALTH_INTERMITTENT when a cutoff for
+ * alpha = 2^-30 was reached with this sample, or JTSC_HEALTH_PERMANENT when
+ * a cutoff for alpha = 2^-60 was reached or the intermittent failures ran
+ * out.
+ */
+enum jtsc_health_result jtsc_health_sample(struct jtsc_health *h, u8 sample)
+{
+	const struct jtsc_health_params *p = h->params;
+	enum jtsc_health_result res = JTSC_HEALTH_OK;
+	u8 last = h->hist[h->pos + JTSC_MAX_LAG - 1];
+	u8 diff = sample - last, next;
+	u64 hit, ended;
+	unsigned int j, k;
+
+	/* SP 800-90B 4.4.1: count identical consecutive samples. */
+	if (h->seen && sample == last) {
+		h->rct_run++;
+		res = jtsc_cutoff(h->rct_run, p->rct_cutoff, p->rct_perm_cutoff);
+	} else {
+		h->rct_run = 1;
+	}
+
+	/*
+	 * SP 800-90B 4.4.2: count how often the first sample of a window
+	 * comes back within the window.
+	 */
+	if (!h->apt_seen) {
+		h->apt_value = sample;
+		h->apt_count = 1;
+	} else if (sample == h->apt_value) {
+		h->apt_count++;
+		res = max(res, jtsc_cutoff(h->apt_count, p->apt_cutoff, p->apt_perm_cutoff));
+	}
+	if (++h->apt_seen == JTSC_APT_WINDOW)
+		h->apt_seen = 0;
+
+	/*
+	 * The determinism test: the differences, the k-th difference of the
+	 * samples being the (k + 1)-th of the counter...
+	 */
+	for (k = 1; k <= JTSC_NR_DIFF; k++) {
+		/*
+		 * The k-th difference is known once k + 1 samples were seen.
+		 * A zero one repeating, for k > 1, means that the one below
+		 * repeats: that is the lower predictor's to count, so that
+		 * each deterministic counter makes one predictor run.
+		 */
+		if (h->seen > k && diff == h->diff[k - 1] && (k == 1 || diff))
+			res = max(res, jtsc_predictor_hit(h, JTSC_PRED_DIFF(k)));
+		else
+			h->run[JTSC_PRED_DIFF(k)] = 0;
+		next = diff - h->diff[k - 1];
+		h->diff[k - 1] = diff;
+		diff = next;
+	}
+
+	/*
+	 * ...and the lags, lag 64 - j in bit j. Only the predictors that
+	 * hit, or whose run just ended, cost anything.
+	 */
+	hit = jtsc_lag_hits(h, sample);
+	ended = h->running & ~hit;
+	h->running = hit;
+	while (ended) {
+		j = __ffs64(ended);
+		ended &= ended - 1;
+		h->run[JTSC_MAX_LAG - j] = 0;
+	}
+	while (hit) {
+		j = __ffs64(hit);
+		hit &= hit - 1;
+		res = max(res, jtsc_predictor_hit(h, JTSC_MAX_LAG - j));
+	}
+	if (++h->pred_seen == JTSC_PRED_WINDOW) {
+		h->pred_seen = 0;
+		memset(h->hits, 0, sizeof(h->hits));
+	}
+
+	jtsc_lag_push(h, sample);
+	if (h->seen < JTSC_MAX_LAG)
+		h->seen++;
+
+	if (likely(res == JTSC_HEALTH_OK)) {
+		if (unlikely(h->startup_left) && !--h->startup_left)
+			h->failures = 0;
+		return JTSC_HEALTH_OK;
+	}
+
+	h->startup_left = JTSC_STARTUP_SAMPLES;
+	if (res == JTSC_HEALTH_INTERMITTENT && ++h->failures >= JTSC_MAX_INTERMITTENT)
+		res = JTSC_HEALTH_PERMANENT;
+	return res;
+}
+EXPORT_SYMBOL_IF_KUNIT(jtsc_health_sample);
+
+/**
+ * jtsc_health_hold() - Samples at the end that a run still going takes in
+ * @h: health-test state
+ *
+ * A run of identical samples, or of hits of one predictor, that is still
+ * going may yet reach its cutoff; none of its samples may be released
+ * before it ends, or the first part of a failing run that straddles a
+ * window boundary would be credited.
+ *
+ * Context: Any context.
+ * Return: the length of the longest such run, 0 if there is none.
+ */
+unsigned int jtsc_health_hold(const struct jtsc_health *h)
+{
+	unsigned int hold = h->rct_run > 1 ? h->rct_run : 0;
+	unsigned int k;
+
+	for (k = 0; k < JTSC_NR_PREDICTORS; k++)
+		hold = max_t(unsigned int, hold, h->run[k]);
+	return hold;
+}
+EXPORT_SYMBOL_IF_KUNIT(jtsc_health_hold);
+
+/*********************************************************************
+ *
+ * Folding
+ *
+ * A 64-bit Fibonacci LFSR with the primitive polynomial
+ * x^64 + x^61 + x^56 + x^31 + x^28 + x^23 + 1, shifting left, so the taps
+ * sit at bits 63, 60, 55, 30, 27 and 22. Each step injects one input bit
+ * into the feedback, so every bit of every sample reaches the state. The
+ * map from one 64-bit input to the state is linear and, for a fixed start
+ * state, bijective. A pool word folds JTSC_*_SAMPLES_PER_WORD samples, as
+ * 64-bit inputs of eight samples, and carries at most JTSC_MAX_WORD_CREDIT: half
+ * of what its 64 bits can hold, as margin for what a linear compression may
+ * lose. Folding is not conditioning: the crypto_rng output is SHA-256 over
+ * pool words, and random.c mixes them into its input pool.
+ *
+ *********************************************************************/
+
+/**
+ * jtsc_lfsr_fold() - Fold input bits into the LFSR state
+ * @state: LFSR state
+ * @in: input bits, bit 0 injected first
+ * @nbits: number of bits of @in to inject, at most 64
+ *
+ * Context: Any context.
+ * Return: the new LFSR state.
+ */
+u64 jtsc_lfsr_fold(u64 state, u64 in, unsigned int nbits)
+{
+	u64 rev = (u64)bitrev32(lower_32_bits(in)) << 32 | bitrev32(upper_32_bits(in));
+
+	/*
+	 * Up to 23 steps at once: the lowest tap, bit 22, sees a bit shifted
+	 * in by this chunk only from the 24th step on, so all feedback bits
+	 * of a chunk come from the state before it. Step k's feedback is
+	 * state bits 63-k, 60-k, 55-k, 30-k, 27-k and 22-k, and its new bit
+	 * ends up at bit m-1-k; input bit k goes to the same place, which is
+	 * where the bit-reversed input has it.
+	 */
+	while (nbits) {
+		unsigned int m = min(nbits, 23U);
+		u64 fb = (state >> (64 - m)) ^ (state >> (61 - m)) ^ (state >> (56 - m)) ^
+			 (state >> (31 - m)) ^ (state >> (28 - m)) ^ (state >> (23 - m));
+
+		state = (state << m) | ((fb ^ (rev >> (64 - m))) & GENMASK_ULL(m - 1, 0));
+		rev <<= m;
+		nbits -= m;
+	}
+	return state;
+}
+EXPORT_SYMBOL_IF_KUNIT(jtsc_lfsr_fold);

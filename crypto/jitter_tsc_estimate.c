@@ -1,0 +1,720 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * SP 800-90B non-IID min-entropy estimators in integer arithmetic
+ *
+ * jitter_tsc credits entropy for its samples only as far as a measurement
+ * supports it, and the host that counts is the one it boots on: so the kernel
+ * measures its own raw 8-bit samples with the estimators of NIST SP 800-90B
+ * section 6.3 and takes the lowest estimate as the min-entropy per sample.
+ *
+ * Five of the ten estimators run here, the ones that apply to 8-bit samples and
+ * are cheap enough for boot:
+ *
+ *   6.3.1  most common value (MCV)
+ *   6.3.5  t-tuple
+ *   6.3.6  longest repeated substring (LRS)
+ *   6.3.7  MultiMCW prediction (most common value in windows of 63, 255, 1023
+ *          and 4095 samples)
+ *   6.3.8  lag prediction (lags 1 to 128)
+ *
+ * 6.3.2 to 6.3.4 (collision, Markov, compression) apply to binary samples only.
+ * 6.3.9 and 6.3.10 (MultiMMC, LZ78Y) build dictionaries of up to 10^5 contexts
+ * per model: memory and time a boot does not have, and what they catch (longer
+ * patterns) t-tuple, LRS and lag see too on samples this short.
+ *
+ * The results are those of NIST's reference implementation, ea_non_iid 1.1.7,
+ * for its "Literal" estimates: the distinct sample values are translated, in
+ * order, to the symbols 0..k-1, and k is the alphabet size of the predictors'
+ * 1/k floor and of MultiMCW's scan; the upper confidence bounds use NIST's
+ * Z = 2.5758293035489008 exactly; ties, the t-tuple threshold of 35, the LRS
+ * range from t + 1 to the longest repeat, and the predictors' P_global' and
+ * P_local with its 0.99 root are NIST's. harness/measure/test-core-nist.sh
+ * checks this file, built in user space, against NIST's output.
+ *
+ * There is no floating point: kernel code may not use the FPU without
+ * kernel_fpu_begin(), which not every architecture has or allows here, and
+ * integers give the same bits on every host. Two fixed-point formats do the
+ * work, both in 64 bits:
+ *
+ *   FX  unsigned Q2.62 for probabilities and values in [0, 4): 2^-62 is
+ *       2e-19, far below the 1e-12 to which a double version agrees with NIST;
+ *   LG  signed Q8.56 for base-2 logarithms in (-128, 128).
+ *
+ * Products go through mul_u64_u64_shr() and divisions through the math64
+ * helpers, so that 32-bit hosts need no libgcc. Estimates leave in Q32.32
+ * (JTSC_EST_ONE is one bit).
+ *
+ * The time is O(n log n) on any input, periodic and constant ones included:
+ * t-tuple and LRS read the longest repeats off a suffix array (prefix doubling
+ * with radix sorts) and its LCP intervals, and the predictors are linear.
+ */
+
+#include <linux/export.h>
+#include <linux/limits.h>
+#include <linux/log2.h>
+#include <linux/math64.h>
+#include <linux/minmax.h>
+#include <linux/string.h>
+#include <linux/types.h>
+#include <kunit/visibility.h>
+#include <crypto/internal/jitter_tsc_estimate.h>
+
+/*********************************************************************
+ *
+ * Fixed-point arithmetic
+ *
+ * lg2() and ex2() convert between FX and LG; everything else is built
+ * on them and on mul_u64_u64_shr(). Each states its error.
+ *
+ *********************************************************************/
+
+enum {
+	FX_FRAC = 62,			/* FX: Q2.62 */
+	LG_FRAC = 56,			/* LG: Q8.56 */
+	FX_LG_SHIFT = FX_FRAC - LG_FRAC,
+	LG_COARSE = 8,			/* fraction bits of lg2()'s cheap bounds */
+	EX2_TERMS = 19,			/* Taylor terms in ex2() */
+	LOG1P_TERMS = 8,		/* series terms in log2_1p() */
+};
+
+#define FX_ONE		(1ULL << FX_FRAC)
+#define LG_ONE		(1LL << LG_FRAC)
+
+/* ln 2 = 0.6931471805599453094..., rounded to Q2.62 */
+#define FX_LN2		0x2c5c85fdf473de6bULL
+
+/*
+ * Z = 2.5758293035489008, the 99.5% point of the normal distribution that NIST's
+ * tool uses: the very double it holds (0x1.49b4c64d69161p+1), exact in Q2.62.
+ */
+#define FX_ZALPHA	0xa4da6326b48b0800ULL
+
+/*
+ * log2(x / 2^frac) in LG, computed to @bits fraction bits (at most LG_FRAC),
+ * x > 0. The integer part is the position of the top bit; the fraction comes
+ * bit by bit from squaring the mantissa z in [1, 2): a square of 2 or more
+ * makes the next bit 1 and is halved. Squares round down, by less than 2^-62
+ * relative each, which lowers the result by less than 2^-60 in all, so the
+ * result is within (log2 x - 2^-bits - 2^-60, log2 x]: never above. Full
+ * precision costs LG_FRAC multiplications; a coarse bound, 2^-LG_COARSE
+ * wide, costs LG_COARSE.
+ */
+static s64 lg2(u64 x, unsigned int frac, unsigned int bits)
+{
+	int k = fls64(x) - 1;
+	u64 z = k <= FX_FRAC ? x << (FX_FRAC - k) : x >> (k - FX_FRAC);
+	s64 r = (s64)(k - (int)frac) * LG_ONE;
+	s64 bit = LG_ONE;
+
+	while (bits--) {
+		bit >>= 1;
+		z = mul_u64_u64_shr(z, z, FX_FRAC);
+		if (z >= 2 * FX_ONE) {
+			z >>= 1;
+			r += bit;
+		}
+	}
+	return r;
+}
+
+/*
+ * 2^l in FX, for l in LG at most 1; 0 below 2^-62. For the fraction f of l,
+ * 2^f = e^(f ln 2) by the Taylor series in Horner's form: with f ln 2 < 0.7
+ * the terms after the 19th add less than 2^-64, and each of the 19 steps
+ * rounds down by at most 2^-62, so the result is within 2^-57 relative.
+ */
+static u64 ex2(s64 l)
+{
+	s64 ip = l >> LG_FRAC;
+	u64 u = mul_u64_u64_shr((u64)(l & (LG_ONE - 1)) << FX_LG_SHIFT, FX_LN2, FX_FRAC);
+	u64 acc = FX_ONE;
+	unsigned int j;
+
+	for (j = EX2_TERMS; j; j--)
+		acc = FX_ONE + div_u64(mul_u64_u64_shr(acc, u, FX_FRAC), j);
+	if (ip >= 0)
+		return acc << ip;
+	return ip > -64 ? acc >> -ip : 0;
+}
+
+/* a / b in FX, rounded down, for a <= b < 2^32: a long division in two steps */
+static u64 fx_frac(u32 a, u32 b)
+{
+	u32 rem;
+	u64 hi = div_u64_rem((u64)a << (FX_FRAC - 32), b, &rem);
+
+	return (hi << 32) + div_u64((u64)rem << 32, b);
+}
+
+/* Min-entropy -log2(p) of a probability 0 < p <= 1 in FX, in Q32.32, rounded */
+static u64 fx_entropy(u64 p)
+{
+	u64 h = -lg2(p, FX_FRAC, LG_FRAC);
+
+	return (h + (1ULL << (LG_FRAC - JTSC_EST_SHIFT - 1))) >> (LG_FRAC - JTSC_EST_SHIFT);
+}
+
+/*
+ * 90B 6.3.1 step 3, the upper bound of a 99% confidence interval for a
+ * probability p in FX estimated from n >= 2 samples:
+ * min(1, p + Z sqrt(p (1 - p) / (n - 1))). The root is taken as a halved
+ * logarithm: the bound is within 2^-55 relative of the exact one.
+ */
+static u64 upper_bound(u64 p, u32 n)
+{
+	s64 l;
+
+	if (!p || p >= FX_ONE)
+		return min(p, FX_ONE);
+	l = lg2(p, FX_FRAC, LG_FRAC) + lg2(FX_ONE - p, FX_FRAC, LG_FRAC) - lg2(n - 1, 0, LG_FRAC);
+	p += mul_u64_u64_shr(ex2(l >> 1), FX_ZALPHA, FX_FRAC);
+	return min(p, FX_ONE);
+}
+
+/*********************************************************************
+ *
+ * 6.3.1 most common value, 6.3.5 t-tuple, 6.3.6 LRS
+ *
+ * t-tuple needs Q[W], the count of the most common W-tuple, for every W
+ * up to t; LRS needs, for every W up to the longest repeat v, the number
+ * of pairs of equal W-tuples. Both come from the suffix array in linear
+ * time after the O(n log n) sort, where counting tuples directly would
+ * cost O(n v), and v is n on a constant input.
+ *
+ *********************************************************************/
+
+/* Where jtsc_estimate() puts what, in its work buffer (see work_layout()) */
+struct est_work {
+	s64 *pairs;	/* LRS pairs by length; MultiMCW's counts and positions */
+	u32 *sa;	/* suffix array; LCP stack lengths; lag's chain */
+	u32 *rank;	/* suffix ranks; LCP stack left ends */
+	u32 *tmp;	/* second-key order; LCP array */
+	u32 *cnt;	/* symbol counts and map; radix counts; Q[W]; lag's last seen */
+	u8 *sym;	/* the samples as symbols 0..k-1 */
+};
+
+/* MCV: p = the most common symbol's count / n */
+static u64 est_mcv(u32 maxcount, u32 n)
+{
+	return fx_entropy(upper_bound(fx_frac(maxcount, n), n));
+}
+
+/*
+ * Suffix array of s[0..n-1] by prefix doubling: round k sorts the suffixes by
+ * their first 2k symbols, stably by the second k (a suffix without them
+ * first) and then by the first k, both with counting sorts; the ranks are
+ * unique, and the sort done, once 2k >= n. O(n log n) time whatever the
+ * input; cnt holds max(n, 256) + 1 counts.
+ */
+static void suffix_array(const u8 *s, u32 n, u32 *sa, u32 *rk, u32 *tmp, u32 *cnt)
+{
+	u32 m = 256, i, k, p;
+
+	memset(cnt, 0, (m + 1) * sizeof(*cnt));
+	for (i = 0; i < n; i++) {
+		rk[i] = s[i];
+		cnt[s[i]]++;
+	}
+	for (i = 1; i < m; i++)
+		cnt[i] += cnt[i - 1];
+	for (i = n; i--; )
+		sa[--cnt[rk[i]]] = i;
+	for (k = 1; ; k <<= 1) {
+		p = 0;
+		for (i = k < n ? n - k : 0; i < n; i++)
+			tmp[p++] = i;
+		for (i = 0; i < n; i++)
+			if (sa[i] >= k)
+				tmp[p++] = sa[i] - k;
+		memset(cnt, 0, (m + 1) * sizeof(*cnt));
+		for (i = 0; i < n; i++)
+			cnt[rk[i]]++;
+		for (i = 1; i < m; i++)
+			cnt[i] += cnt[i - 1];
+		for (i = n; i--; )
+			sa[--cnt[rk[tmp[i]]]] = tmp[i];
+		tmp[sa[0]] = 0;
+		p = 0;
+		for (i = 1; i < n; i++) {
+			u32 a = sa[i - 1], b = sa[i];
+			bool ha = a + k < n, hb = b + k < n;
+
+			if (rk[a] != rk[b] || ha != hb || (ha && rk[a + k] != rk[b + k]))
+				p++;
+			tmp[b] = p;
+		}
+		memcpy(rk, tmp, n * sizeof(*rk));
+		m = p + 1;
+		if (m == n || k >= n - k)
+			break;
+	}
+}
+
+/*
+ * Kasai's LCP array: lcp[i] is the length of the common prefix of the suffixes
+ * sa[i - 1] and sa[i], lcp[0] = 0. Linear: the common prefix of consecutive
+ * suffixes in text order shrinks by at most one.
+ */
+static void lcp_array(const u8 *s, u32 n, const u32 *sa, u32 *rk, u32 *lcp)
+{
+	u32 i, h = 0;
+
+	for (i = 0; i < n; i++)
+		rk[sa[i]] = i;
+	lcp[0] = 0;
+	for (i = 0; i < n; i++) {
+		if (rk[i] > 0) {
+			u32 j = sa[rk[i] - 1];
+
+			while (i + h < n && j + h < n && s[i + h] == s[j + h])
+				h++;
+			lcp[rk[i]] = h;
+			if (h > 0)
+				h--;
+		} else {
+			h = 0;
+		}
+	}
+}
+
+/*
+ * max(best, log2(a / b) / w), in LG, for a <= b: the largest (a / b)^(1/w)
+ * found so far, as its logarithm. t-tuple and LRS take it over thousands of w
+ * on periodic inputs, longest first, where the best is found soon; most
+ * candidates fall to the top bits of a and b or to coarse logarithms before
+ * a full one is needed.
+ */
+static s64 max_root(u64 a, u64 b, u32 w, s64 best)
+{
+	s64 l = min_t(s64, fls64(a) - fls64(b) + 1, 0) * LG_ONE;
+
+	/* both bounds are above log2(a / b) / w, as div64_s64() rounds to zero */
+	if (div64_s64(l, w) <= best)
+		return best;
+	l = lg2(a, 0, LG_COARSE) - lg2(b, 0, LG_COARSE) + (LG_ONE >> LG_COARSE) + 1024;
+	if (div64_s64(min_t(s64, l, 0), w) <= best)
+		return best;
+	l = div64_s64(lg2(a, 0, LG_FRAC) - lg2(b, 0, LG_FRAC), w);
+	return max(l, best);
+}
+
+/*
+ * 6.3.5 t-tuple and 6.3.6 LRS. Each lcp-interval, a maximal range of c >= 2
+ * suffixes sharing a prefix of length l whose parent interval shares lp < l,
+ * stands for c occurrences of each W-tuple with lp < W <= l. So Q[W] is the
+ * largest c over the intervals with l >= W, and the number of pairs of equal
+ * W-tuples adds C(c, 2) over (lp, l]: a range add, by differences.
+ */
+static void est_tuple_lrs(const u8 *s, u32 n, const struct est_work *w, u64 *h_tuple,
+			  u64 *h_lrs)
+{
+	u32 *stl = w->sa, *stb = w->rank, *lcp = w->tmp, *maxc = w->cnt;
+	s64 *pairs = w->pairs, best;
+	u32 top = 0, i, t, v = 0;
+	u64 sum;
+
+	suffix_array(s, n, w->sa, w->rank, w->tmp, w->cnt);
+	lcp_array(s, n, w->sa, w->rank, lcp);
+
+	/* the intervals, as they close, from a stack of (l, left end) */
+	memset(maxc, 0, (n + 2) * sizeof(*maxc));
+	memset(pairs, 0, (n + 2) * sizeof(*pairs));
+	stl[0] = 0;
+	stb[0] = 0;
+	for (i = 1; i <= n; i++) {
+		u32 cur = i < n ? lcp[i] : 0, lb = i - 1;
+
+		while (cur < stl[top]) {
+			u32 l = stl[top], b = stb[top], c = i - b, lp;
+			s64 c2 = ((u64)c * (c - 1)) >> 1;
+
+			top--;
+			lp = max(cur, stl[top]);
+			maxc[l] = max(maxc[l], c);
+			pairs[lp + 1] += c2;
+			pairs[l + 1] -= c2;
+			v = max(v, l);
+			lb = b;
+		}
+		if (cur > stl[top]) {
+			top++;
+			stl[top] = cur;
+			stb[top] = lb;
+		}
+	}
+
+	/* Q[W] = the largest count at lengths W and longer */
+	for (i = n - 1; i >= 1; i--)
+		maxc[i] = max(maxc[i], maxc[i + 1]);
+
+	/* t-tuple: t is the longest W with Q[W] >= 35; p = max (Q[W] / (n - W + 1))^(1/W) */
+	for (t = 0; t + 1 <= n - 1 && maxc[t + 1] >= 35; t++)
+		;
+	*h_tuple = JTSC_EST_NONE;
+	if (t) {
+		best = S64_MIN;
+		for (i = t; i >= 1; i--)
+			best = max_root(maxc[i], n - i + 1, i, best);
+		*h_tuple = fx_entropy(upper_bound(ex2(best), n));
+	}
+
+	/* LRS: p = max (pairs[W] / C(n - W + 1, 2))^(1/W) over W from t + 1 to v */
+	*h_lrs = JTSC_EST_NONE;
+	if (t + 1 > v)
+		return;
+	for (i = 2; i <= v; i++)
+		pairs[i] += pairs[i - 1];
+	best = S64_MIN;
+	for (i = v; i >= t + 1; i--) {
+		u64 m = n - i + 1;
+
+		sum = pairs[i];
+		if (sum)
+			best = max_root(sum, (m * (m - 1)) >> 1, i, best);
+	}
+	*h_lrs = fx_entropy(upper_bound(ex2(best), n));
+}
+
+/*********************************************************************
+ *
+ * 6.3.7 MultiMCW and 6.3.8 lag prediction
+ *
+ * Both predict each sample from the earlier ones with a few predictors,
+ * follow the one with the most hits so far, and count C, the correct
+ * predictions out of N, and r, the longest run of them. Then (6.3.7
+ * steps 5 to 8) P_global' is the upper bound of C / N (or 1 - 0.01^(1/N)
+ * when C = 0), and P_local the p at which a run of r + 1 has probability
+ * 0.01 in N + 1 trials; the estimate is -log2 max(P_global', P_local, 1/k).
+ *
+ *********************************************************************/
+
+/*
+ * What the P_local search needs of r + 1, N and the constants, in LG:
+ * @r: the run length searched for, the longest run plus one
+ * @lr, @ln1: log2 of r and of N + 1
+ * @lg_ln2: log2(ln 2)
+ * @target: log2(0.99)
+ */
+struct pe_ctx {
+	u64 r;
+	s64 lr;
+	s64 ln1;
+	s64 lg_ln2;
+	s64 target;
+};
+
+/*
+ * log2(1 + y) in LG for y = 2^ly < 1, and in *lly log2 of it to full relative
+ * precision. Below y = 2^-8 that is y ln(1 + y) / y / ln 2 with ln(1 + y) / y =
+ * 1 - y/2 + y^2/3 - ..., whose terms after the 8th add less than 2^-64.
+ */
+static s64 log2_1p(s64 ly, s64 lg_ln2, s64 *lly)
+{
+	u64 y = ex2(ly), f;
+	s64 l1;
+	unsigned int j;
+
+	if (ly >= -8 * LG_ONE) {
+		l1 = lg2(FX_ONE + y, FX_FRAC, LG_FRAC);
+		*lly = lg2(l1, LG_FRAC, LG_FRAC);
+		return l1;
+	}
+	f = div_u64(FX_ONE, LOG1P_TERMS + 1);
+	for (j = LOG1P_TERMS; j; j--)
+		f = div_u64(FX_ONE, j) - mul_u64_u64_shr(y, f, FX_FRAC);
+	*lly = ly + lg2(f, FX_FRAC, LG_FRAC) - lg_ln2;
+	return ex2(*lly) >> FX_LG_SHIFT;
+}
+
+/*
+ * Whether NIST's P_local function of p is above ln 0.99, that is whether a
+ * run of r successes in N + 1 trials of probability p is less likely than
+ * 1%. The function (90B 6.3.7 step 8, after Feller) is
+ *
+ *   ln(1 - p x) - ln((r + 1 - r x) q) - (N + 1) ln x,   q = 1 - p,
+ *
+ * with x the fixed point of x = 1 + q p^r x^(r + 1), found as NIST does by
+ * iterating from x = 1 at most 66 times. Near the root x - 1 is about
+ * 0.01 / N, which Q2.62 would leave a few dozen bits of, so this works with
+ * y = x - 1 as its logarithm and in base 2:
+ *
+ *   log2(1 - (p / q) y) - log2(1 - r y) - (N + 1) log2(1 + y)
+ *
+ * where the last term, the large one, has full relative precision. Where
+ * NIST's long double function is NaN or -inf (y >= 1/r or p x >= 1, far from
+ * the root) the answer is "not above", as NaN > ln 0.99 is false.
+ */
+static bool pe_above(const struct pe_ctx *c, u64 p)
+{
+	u64 q = FX_ONE - p, z;
+	s64 lp = lg2(p, FX_FRAC, LG_FRAC), lq = lg2(q, FX_FRAC, LG_FRAC);
+	s64 ls, ly, nly, lly, a, b, lc;
+	unsigned int i;
+
+	/*
+	 * p^r < 2^-64 and N + 1 < 2^32 leave every term below 2^-31: far above
+	 * log2(0.99) = -0.0145, and it keeps r log2 p within range.
+	 */
+	if (mul_u64_u64_shr(c->r, -lp, LG_FRAC) >= 64)
+		return true;
+	ls = lq + (s64)c->r * lp;		/* log2 of s = q p^r */
+
+	/* y_1 = s; y only grows, and y >= 1/r stays so: NaN at the end */
+	ly = ls;
+	for (i = 1; ; i++) {
+		if (ly + c->lr >= 0)
+			return false;
+		if (i == 66)
+			break;
+		/* (r + 1) log2(1 + y) < (r + 1) / r / ln 2 <= 2.9 as y < 1/r */
+		nly = ls + (s64)(c->r + 1) * log2_1p(ly, c->lg_ln2, &lly);
+		if (nly == ly)
+			break;
+		ly = nly;
+	}
+
+	if (ly + lp - lq >= 0)
+		return false;
+	z = FX_ONE - ex2(ly + lp - lq);
+	if (!z)
+		return false;
+	a = lg2(z, FX_FRAC, LG_FRAC);
+	z = FX_ONE - ex2(ly + c->lr);
+	if (!z)
+		return false;
+	b = lg2(z, FX_FRAC, LG_FRAC);
+	/* (N + 1) log2(1 + y) >= 64 outweighs -b <= 62 */
+	log2_1p(ly, c->lg_ln2, &lly);
+	lc = lly + c->ln1;
+	if (lc >= 6 * LG_ONE)
+		return false;
+	/* 2^lc in LG is 2^(lc - 6) in FX */
+	return a - b - (s64)ex2(lc - 6 * LG_ONE) > c->target;
+}
+
+/* -log2 max(P_global', P_local, 1/k) for c hits out of n, longest run maxrun */
+static u64 est_predict(u32 c, u32 n, u32 maxrun, unsigned int k)
+{
+	struct pe_ctx ctx = { .r = (u64)maxrun + 1 };
+	u64 cur = div_u64(FX_ONE, k), pg, lo, hi;
+
+	if (c)
+		pg = upper_bound(fx_frac(c, n), n);
+	else
+		pg = FX_ONE - ex2(div64_s64(-lg2(100, 0, LG_FRAC), n));
+	cur = max(cur, pg);
+	if (cur >= FX_ONE)
+		return 0;
+
+	ctx.lr = lg2(ctx.r, 0, LG_FRAC);
+	ctx.ln1 = lg2((u64)n + 1, 0, LG_FRAC);
+	ctx.lg_ln2 = lg2(FX_LN2, FX_FRAC, LG_FRAC);
+	ctx.target = lg2(99, 0, LG_FRAC) - lg2(100, 0, LG_FRAC);
+	if (pe_above(&ctx, cur)) {
+		/* the function falls with p: bisect [cur, 1) down to one FX step */
+		lo = cur;
+		hi = FX_ONE;
+		while (hi - lo > 1) {
+			u64 mid = lo + ((hi - lo) >> 1);
+
+			if (pe_above(&ctx, mid))
+				lo = mid;
+			else
+				hi = mid;
+		}
+		cur = hi;
+	}
+	return fx_entropy(cur);
+}
+
+/*
+ * 6.3.7 MultiMCW: four predictors, each the most common symbol in the last
+ * 63, 255, 1023 or 4095 symbols, ties going to the one seen last. Counts and
+ * last positions per window and symbol live in w->pairs (8 KiB).
+ */
+static u64 est_multi_mcw(const u8 *s, u32 n, unsigned int k, const struct est_work *w)
+{
+	static const u32 wn[4] = { 63, 255, 1023, 4095 };
+	u32 (*cnt)[256] = (u32 (*)[256])w->pairs, (*pos)[256] = cnt + 4;
+	u32 sb[4] = { 0 }, maxc[4] = { 0 }, freq[4] = { 0 };
+	u32 c = 0, run = 0, maxrun = 0, i, m;
+	unsigned int j, winner = 0;
+
+	if (n < wn[3] + 1)
+		return JTSC_EST_NONE;
+	memset(cnt, 0, 8 * sizeof(*cnt));
+	for (i = 0; i < wn[3]; i++) {
+		for (j = 0; j < 4; j++) {
+			if (i >= wn[j])
+				continue;
+			if (maxc[j] <= ++cnt[j][s[i]]) {
+				maxc[j] = cnt[j][s[i]];
+				freq[j] = s[i];
+			}
+			pos[j][s[i]] = i;
+		}
+	}
+	for (i = wn[0]; i < n; i++) {
+		if (freq[winner] == s[i]) {
+			c++;
+			maxrun = max(maxrun, ++run);
+		} else {
+			run = 0;
+		}
+		for (j = 0; j < 4; j++)
+			if (i >= wn[j] && freq[j] == s[i] && ++sb[j] >= sb[winner])
+				winner = j;
+		for (j = 0; j < 4; j++) {
+			u32 out, mp;
+
+			if (i < wn[j])
+				continue;
+			out = s[i - wn[j]];
+			cnt[j][out]--;
+			cnt[j][s[i]]++;
+			pos[j][s[i]] = i;
+			if (out != freq[j]) {
+				if (maxc[j] <= cnt[j][s[i]]) {
+					maxc[j] = cnt[j][s[i]];
+					freq[j] = s[i];
+				}
+				continue;
+			}
+			/* the most common one left: rescan, the latest seen winning ties */
+			maxc[j]--;
+			mp = i - wn[j];
+			for (m = 0; m < k; m++) {
+				if (maxc[j] < cnt[j][m] || (maxc[j] == cnt[j][m] && mp <= pos[j][m])) {
+					maxc[j] = cnt[j][m];
+					freq[j] = m;
+					mp = pos[j][m];
+				}
+			}
+		}
+	}
+	return est_predict(c, n - wn[0], maxrun, k);
+}
+
+enum { LAG_D = 128 };
+
+/*
+ * 6.3.8 lag: 128 predictors, the symbol d back for d = 1..128, the latest
+ * best-scoring one winning ties. A predictor scores only where s[i - d] ==
+ * s[i], so rather than try all 128 lags this walks the chain of earlier
+ * occurrences of s[i] (prev[], last[], as positions + 1, 0 for none) in
+ * increasing d, in NIST's order.
+ */
+static u64 est_lag(const u8 *s, u32 n, unsigned int k, const struct est_work *w)
+{
+	u32 *prev = w->sa, *last = w->cnt;
+	u32 sb[LAG_D + 1] = { 0 };
+	u32 c = 0, run = 0, maxrun = 0, i, j, winner = 1;
+
+	memset(last, 0, 256 * sizeof(*last));
+	for (i = 0; i < n; i++) {
+		if (i >= winner && s[i - winner] == s[i]) {
+			c++;
+			maxrun = max(maxrun, ++run);
+		} else {
+			run = 0;
+		}
+		for (j = last[s[i]]; j && i - (j - 1) <= LAG_D; j = prev[j - 1])
+			if (++sb[i - (j - 1)] >= sb[winner])
+				winner = i - (j - 1);
+		prev[i] = last[s[i]];
+		last[s[i]] = i + 1;
+	}
+	/* NIST starts at the second sample: the first has no prediction */
+	return est_predict(c, n - 1, maxrun, k);
+}
+
+/*********************************************************************
+ *
+ * The estimate
+ *
+ * API: jtsc_estimate_work_size(), jtsc_estimate(), jtsc_estimator_name[]
+ *
+ *********************************************************************/
+
+const char *const jtsc_estimator_name[JTSC_NR_ESTIMATORS] = {
+	[JTSC_EST_MCV] = "MCV",
+	[JTSC_EST_TUPLE] = "t-tuple",
+	[JTSC_EST_LRS] = "LRS",
+	[JTSC_EST_MULTI_MCW] = "MultiMCW",
+	[JTSC_EST_LAG] = "lag",
+};
+EXPORT_SYMBOL_IF_KUNIT(jtsc_estimator_name);
+
+/*
+ * The work buffer: s64 pairs[max(n + 2, 1024)] first, for alignment (MultiMCW
+ * takes 8 KiB of it), then u32 sa, rank and tmp[n + 2], u32 cnt[max(n, 256) + 2]
+ * and u8 sym[n]. Points *w into base unless w is NULL; returns the size.
+ */
+static size_t work_layout(unsigned int n, void *base, struct est_work *w)
+{
+	size_t pairs = max_t(size_t, (size_t)n + 2, 1024) * sizeof(s64);
+	size_t words = ((size_t)n + 2) * sizeof(u32);
+	size_t cnt = (max_t(size_t, n, 256) + 2) * sizeof(u32);
+	u8 *b = base;
+
+	if (w) {
+		w->pairs = (s64 *)b;
+		w->sa = (u32 *)(b + pairs);
+		w->rank = (u32 *)(b + pairs + words);
+		w->tmp = (u32 *)(b + pairs + 2 * words);
+		w->cnt = (u32 *)(b + pairs + 3 * words);
+		w->sym = b + pairs + 3 * words + cnt;
+	}
+	return pairs + 3 * words + cnt + n;
+}
+
+size_t jtsc_estimate_work_size(unsigned int n)
+{
+	return work_layout(n, NULL, NULL);
+}
+EXPORT_SYMBOL_IF_KUNIT(jtsc_estimate_work_size);
+
+void jtsc_estimate(const u8 *samples, unsigned int n, void *work, struct jtsc_estimate *e)
+{
+	struct est_work w;
+	u32 i, maxcount = 0;
+	unsigned int k = 0, j;
+
+	memset(e, 0, sizeof(*e));
+	for (j = 0; j < JTSC_NR_ESTIMATORS; j++)
+		e->h[j] = JTSC_EST_NONE;
+	e->samples = n;
+	if (n < 2)
+		return;
+	work_layout(n, work, &w);
+
+	/* count the values, then map each present one to the next symbol */
+	memset(w.cnt, 0, 256 * sizeof(*w.cnt));
+	for (i = 0; i < n; i++)
+		w.cnt[samples[i]]++;
+	for (j = 0; j < 256; j++) {
+		maxcount = max(maxcount, w.cnt[j]);
+		if (w.cnt[j])
+			w.cnt[j] = k++;
+	}
+	for (i = 0; i < n; i++)
+		w.sym[i] = w.cnt[samples[i]];
+	e->symbols = k;
+
+	e->h[JTSC_EST_MCV] = est_mcv(maxcount, n);
+	est_tuple_lrs(w.sym, n, &w, &e->h[JTSC_EST_TUPLE], &e->h[JTSC_EST_LRS]);
+	e->h[JTSC_EST_MULTI_MCW] = est_multi_mcw(w.sym, n, k, &w);
+	if (n >= 3)
+		e->h[JTSC_EST_LAG] = est_lag(w.sym, n, k, &w);
+
+	/*
+	 * MCV always applies, and JTSC_EST_NONE is above any estimate. As NIST's
+	 * H_original, the minimum starts at the sample width, 8 bits.
+	 */
+	e->which = JTSC_EST_MCV;
+	for (j = 1; j < JTSC_NR_ESTIMATORS; j++)
+		if (e->h[j] < e->h[e->which])
+			e->which = j;
+	e->h_min = min(e->h[e->which], 8 * JTSC_EST_ONE);
+}
+EXPORT_SYMBOL_IF_KUNIT(jtsc_estimate);

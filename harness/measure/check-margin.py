@@ -1,0 +1,175 @@
+#!/usr/bin/env python3
+"""check-margin.py - is the runtime estimate's margin enough, on everything measured?
+
+The kernel credits each collector the highest step of its ladder at or below
+(runtime estimate) / JTSC_EST_MARGIN, the estimate made by
+crypto/jitter_tsc_estimate.c over the JTSC_STARTUP_SAMPLES samples of a
+startup test. The rule of the series is that a credit is at most half of
+the min-entropy the SP 800-90B non-IID estimators find in 10^6 samples of
+the same source. This checks that rule against:
+
+  1. every line of harness/measure/margin-results: a sample file of a host
+     (quiet and loaded, each CPU we measured on, the loop variants) or a
+     guest (QEMU TCG x86, arm64), its 10^6-sample minimum (ea_noniid, all
+     estimators) and the highest runtime estimate (ea-core, the kernel's
+     code in user space) over its disjoint startup-sized windows: the
+     step picked from that worst window must be at most half the minimum;
+  2. synthetic sources of known min-entropy (i.i.d. with a most common
+     value of probability 0.99 to 0.1, two-state Markov chains, blocks that
+     only long tuples reveal, and deterministic streams), generated here
+     with a fixed seed, each window estimated by ea-core: the step picked
+     from the worst window must be at most half the true min-entropy, and
+     a source whose half is below the floor must be refused.
+
+The ladder and the margin are read from include/crypto/internal/
+jitter_tsc_core.h. Prints one aligned line per source; exits 1 naming every
+failure, and if margin-results lacks the host quiet, host loaded or TCG
+guest rows of either collector.
+
+usage: check-margin.py [--results FILE] [--ea-core PATH] [--windows N]
+"""
+import argparse
+import importlib.util
+import math
+import os
+import random
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.normpath(os.path.join(HERE, "..", ".."))
+spec = importlib.util.spec_from_file_location("cc", os.path.join(HERE, "check-cutoffs.py"))
+cc = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(cc)
+
+REQUIRED = ("host.spec", "host_loaded.spec", "guest.spec", "guest.timer")
+
+
+def ladder():
+    rows, ev = cc.parse_params(os.path.join(TOP, "include", "crypto", "internal",
+                                            "jitter_tsc_core.h"))
+    margin = ev.env.get("JTSC_EST_MARGIN")
+    window = ev.env.get("JTSC_STARTUP_SAMPLES")
+    if not isinstance(margin, int) or not isinstance(window, int):
+        sys.exit("check-margin: no JTSC_EST_MARGIN or JTSC_STARTUP_SAMPLES")
+    return [r["credit"] for r in rows], margin, window
+
+
+def pick(credits, margin, h):
+    """The credit jtsc_ladder_pick() gives estimate @h (bits), 0 if refused."""
+    best = 0
+    for c in credits:
+        # credit * margin <= h, in the kernel's units (2^-32 bit, exact)
+        if c * margin * (1 << 24) <= math.floor(h * (1 << 32)):
+            best = c
+    return best
+
+
+def estimate(ea_core, path, off, n):
+    out = subprocess.run([ea_core, "-o", str(off), "-n", str(n), path],
+                         capture_output=True, text=True, check=True).stdout
+    for line in out.splitlines():
+        f = line.split()
+        if f and f[0] == "H_min":
+            return float(f[1])
+    raise RuntimeError("ea-core printed no H_min for %s" % path)
+
+
+def synthetic(nbytes, seed):
+    """(name, true min-entropy per sample, bytes) of each known source."""
+    rnd = random.Random(seed)
+    out = []
+    for p in (0.99, 0.95, 0.9, 0.8, 0.5, 0.3, 0.1):
+        b = bytes(0 if rnd.random() < p else rnd.randrange(1, 256) for _ in range(nbytes))
+        out.append(("i.i.d., most common value %.2f" % p,
+                    -math.log2(max(p, (1 - p) / 255)), b))
+    out.append(("i.i.d. uniform bytes", 8.0, bytes(rnd.randrange(256) for _ in range(nbytes))))
+    for stay in (0.99, 0.9, 0.7):
+        s, b = 0, bytearray()
+        for _ in range(nbytes):
+            if rnd.random() >= stay:
+                s ^= 1
+            b.append(0x5a if s else 0xa5)
+        out.append(("two-state Markov, stays with %.2f" % stay, -math.log2(max(stay, 1 - stay)),
+                    bytes(b)))
+    for nblk in (8, 64):
+        blocks = [bytes(rnd.randrange(256) for _ in range(16)) for _ in range(nblk)]
+        b = b"".join(rnd.choice(blocks) for _ in range(nbytes // 16 + 1))[:nbytes]
+        out.append(("%d blocks of 16 samples" % nblk, math.log2(nblk) / 16, b))
+    # deterministic: a cubic counter's deltas, a period of 1000 random bytes
+    out.append(("cubic counter", 0.0, bytes((40 + j * j) & 0xff for j in range(nbytes))))
+    per = bytes(rnd.randrange(256) for _ in range(1000))
+    out.append(("period 1000", 0.0, (per * (nbytes // 1000 + 1))[:nbytes]))
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description="check the runtime estimate's margin")
+    ap.add_argument("--results", default=os.path.join(HERE, "margin-results"))
+    ap.add_argument("--ea-core", default=os.path.join(TOP, "build", "measure", "ea-core"))
+    ap.add_argument("--windows", type=int, default=12,
+                    help="windows of each synthetic source (default 12)")
+    args = ap.parse_args()
+    credits, margin, window = ladder()
+    bad = []
+    floor = credits[0] / 256.0
+    print("ladder %s/256 bit, margin %d, window %d samples: credit = highest step <= "
+          "estimate / %d, refused below %.4f" %
+          (",".join(map(str, credits)), margin, window, margin, floor * margin))
+
+    # 1. the measurements
+    seen = set()
+    print("\n%-26s %-9s %9s %9s %8s %6s  %s" % ("measured (margin-results)", "date", "h_min",
+                                              "rt_max", "credit", "ratio", "cpu"))
+    if os.path.exists(args.results):
+        for line in open(args.results):
+            f = line.split()
+            if not f or f[0].startswith("#"):
+                continue
+            date, prefix, h, rt_max = f[0], f[1], float(f[2]), float(f[3])
+            cpu = " ".join(f[6:])
+            seen.add(prefix)
+            c = pick(credits, margin, rt_max)
+            ratio = (c / 256.0) / (h / 2) if h > 0 else float("inf") if c else 0
+            ok = ratio <= 1
+            print("%-26s %-9s %9.5f %9.5f %8s %6.3f  %s%s" %
+                  (prefix, date[:10], h, rt_max, "%d/256" % c if c else "refused", ratio,
+                   cpu[:40], "" if ok else "  TOO HIGH"))
+            if not ok:
+                bad.append("%s of %s: credit %d/256 from a runtime estimate of %.5f is above half "
+                           "of the 10^6-sample %.5f" % (prefix, date, c, rt_max, h))
+    for r in REQUIRED:
+        if r not in seen:
+            bad.append("no %s line in %s: the margin must rest on the host quiet, loaded and "
+                       "the TCG guest" % (r, args.results))
+
+    # 2. sources of known min-entropy
+    if not os.access(args.ea_core, os.X_OK):
+        sys.exit("check-margin: no %s (lib.sh build_tools ea-core)" % args.ea_core)
+    print("\n%-34s %8s %9s %9s %8s %6s" % ("synthetic (worst of %d windows)" % args.windows,
+                                          "true H", "rt_max", "rt_min", "credit", "ratio"))
+    with tempfile.TemporaryDirectory() as d:
+        for name, h, data in synthetic(window * args.windows, 0x6d617267):
+            path = os.path.join(d, "s.u8")
+            with open(path, "wb") as fh:
+                fh.write(data)
+            ests = [estimate(args.ea_core, path, w * window, window) for w in range(args.windows)]
+            c = pick(credits, margin, max(ests))
+            ratio = (c / 256.0) / (h / 2) if h > 0 else (float("inf") if c else 0)
+            ok = ratio <= 1 and not (h / 2 < floor and c)
+            print("%-34s %8.4f %9.5f %9.5f %8s %6.3f%s" %
+                  (name, h, max(ests), min(ests), "%d/256" % c if c else "refused", ratio,
+                   "" if ok else "  FAIL"))
+            if not ok:
+                bad.append("%s: credit %d/256 for a true min-entropy of %.4f" % (name, c, h))
+    if bad:
+        for b in bad:
+            print("check-margin: " + b)
+        sys.exit(1)
+    print("check-margin: every credit the runtime estimate picks is at most half of the "
+          "min-entropy measured or known")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,8 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* User-space stand-in for the kernel's <linux/string.h>: the C library's <string.h>. */
+#ifndef _JTSC_USER_LINUX_STRING_H
+#define _JTSC_USER_LINUX_STRING_H
+
+#include <string.h>
+
+#endif /* _JTSC_USER_LINUX_STRING_H */
