@@ -18,9 +18,11 @@
  *   6.3.8  lag prediction (lags 1 to 128)
  *
  * 6.3.2 to 6.3.4 (collision, Markov, compression) apply to binary samples only.
- * 6.3.9 and 6.3.10 (MultiMMC, LZ78Y) build dictionaries of up to 10^5 contexts
- * per model: memory and time a boot does not have, and what they catch (longer
- * patterns) t-tuple, LRS and lag see too on samples this short.
+ * 6.3.9 and 6.3.10 (MultiMMC, LZ78Y) keep dictionaries of up to 100000 and
+ * 65536 contexts, hash tables of megabytes: more than a boot-time check should
+ * allocate. Without them the minimum can only be higher than NIST's over all
+ * seven literal estimates, never lower: the caller's margin has to allow for
+ * that.
  *
  * The results are those of NIST's reference implementation, ea_non_iid 1.1.7,
  * for its "Literal" estimates: the distinct sample values are translated, in
@@ -44,11 +46,14 @@
  * helpers, so that 32-bit hosts need no libgcc. Estimates leave in Q32.32
  * (JTSC_EST_ONE is one bit).
  *
- * The time is O(n log n) on any input, periodic and constant ones included:
- * t-tuple and LRS read the longest repeats off a suffix array (prefix doubling
- * with radix sorts) and its LCP intervals, and the predictors are linear.
+ * The time is O(n log n) on any input, periodic and constant ones included,
+ * where the longest repeat is as long as the input: t-tuple and LRS read all
+ * repeats off a suffix array (prefix doubling with radix sorts) and its LCP
+ * intervals, MultiMCW rescans its alphabet only on ties, and lag handles its
+ * 128 lags as bit sets.
  */
 
+#include <linux/bits.h>
 #include <linux/export.h>
 #include <linux/limits.h>
 #include <linux/log2.h>
@@ -77,8 +82,8 @@ enum {
 	LOG1P_TERMS = 8,		/* series terms in log2_1p() */
 };
 
-#define FX_ONE		(1ULL << FX_FRAC)
-#define LG_ONE		(1LL << LG_FRAC)
+#define FX_ONE		BIT_ULL(FX_FRAC)
+#define LG_ONE		((s64)BIT_ULL(LG_FRAC))
 
 /* ln 2 = 0.6931471805599453094..., rounded to Q2.62 */
 #define FX_LN2		0x2c5c85fdf473de6bULL
@@ -185,11 +190,11 @@ static u64 upper_bound(u64 p, u32 n)
 
 /* Where jtsc_estimate() puts what, in its work buffer (see work_layout()) */
 struct est_work {
-	s64 *pairs;	/* LRS pairs by length; MultiMCW's counts and positions */
-	u32 *sa;	/* suffix array; LCP stack lengths; lag's chain */
+	s64 *pairs;	/* LRS pairs by length; then MultiMCW's, then lag's tables */
+	u32 *sa;	/* suffix array; LCP stack lengths */
 	u32 *rank;	/* suffix ranks; LCP stack left ends */
 	u32 *tmp;	/* second-key order; LCP array */
-	u32 *cnt;	/* symbol counts and map; radix counts; Q[W]; lag's last seen */
+	u32 *cnt;	/* symbol counts and map; radix counts; Q[W] */
 	u8 *sym;	/* the samples as symbols 0..k-1 */
 };
 
@@ -204,11 +209,12 @@ static u64 est_mcv(u32 maxcount, u32 n)
  * their first 2k symbols, stably by the second k (a suffix without them
  * first) and then by the first k, both with counting sorts; the ranks are
  * unique, and the sort done, once 2k >= n. O(n log n) time whatever the
- * input; cnt holds max(n, 256) + 1 counts.
+ * input; cnt holds max(n, 256) + 1 counts. rk and tmp trade places each
+ * round: what either holds at the end is of no use.
  */
 static void suffix_array(const u8 *s, u32 n, u32 *sa, u32 *rk, u32 *tmp, u32 *cnt)
 {
-	u32 m = 256, i, k, p;
+	u32 m = 256, i, k, p, *t;
 
 	memset(cnt, 0, (m + 1) * sizeof(*cnt));
 	for (i = 0; i < n; i++) {
@@ -243,7 +249,9 @@ static void suffix_array(const u8 *s, u32 n, u32 *sa, u32 *rk, u32 *tmp, u32 *cn
 				p++;
 			tmp[b] = p;
 		}
-		memcpy(rk, tmp, n * sizeof(*rk));
+		t = rk;
+		rk = tmp;
+		tmp = t;
 		m = p + 1;
 		if (m == n || k >= n - k)
 			break;
@@ -281,8 +289,9 @@ static void lcp_array(const u8 *s, u32 n, const u32 *sa, u32 *rk, u32 *lcp)
  * max(best, log2(a / b) / w), in LG, for a <= b: the largest (a / b)^(1/w)
  * found so far, as its logarithm. t-tuple and LRS take it over thousands of w
  * on periodic inputs, longest first, where the best is found soon; most
- * candidates fall to the top bits of a and b or to coarse logarithms before
- * a full one is needed.
+ * candidates fall to the top bits of a and b or to coarse logarithms (at most
+ * 2^-LG_COARSE low, and 1024 units of LG for rounding) before a full one is
+ * needed.
  */
 static s64 max_root(u64 a, u64 b, u32 w, s64 best)
 {
@@ -381,8 +390,8 @@ static void est_tuple_lrs(const u8 *s, u32 n, const struct est_work *w, u64 *h_t
  *
  * Both predict each sample from the earlier ones with a few predictors,
  * follow the one with the most hits so far, and count C, the correct
- * predictions out of N, and r, the longest run of them. Then (6.3.7
- * steps 5 to 8) P_global' is the upper bound of C / N (or 1 - 0.01^(1/N)
+ * predictions out of N, and r, the longest run of them. Then, as for every
+ * 90B predictor, P_global' is the upper bound of C / N (or 1 - 0.01^(1/N)
  * when C = 0), and P_local the p at which a run of r + 1 has probability
  * 0.01 in N + 1 trials; the estimate is -log2 max(P_global', P_local, 1/k).
  *
@@ -429,7 +438,7 @@ static s64 log2_1p(s64 ly, s64 lg_ln2, s64 *lly)
 /*
  * Whether NIST's P_local function of p is above ln 0.99, that is whether a
  * run of r successes in N + 1 trials of probability p is less likely than
- * 1%. The function (90B 6.3.7 step 8, after Feller) is
+ * 1%. The function (90B's, after Feller's approximation) is
  *
  *   ln(1 - p x) - ln((r + 1 - r x) q) - (N + 1) ln x,   q = 1 - p,
  *
@@ -527,102 +536,243 @@ static u64 est_predict(u32 c, u32 n, u32 maxrun, unsigned int k)
 	return fx_entropy(cur);
 }
 
+enum { MCW_N = 4 };
+
+static const u32 mcw_window[MCW_N] = { 63, 255, 1023, 4095 };
+
+/* MultiMCW's tables, in the work buffer */
+struct mcw_tables {
+	u32 cnt[MCW_N][256];	/* count of each symbol in each window */
+	u32 pos[MCW_N][256];	/* where each symbol was seen last */
+	u32 num[64 + 256 + 1024 + 4096];	/* per window, symbols by count */
+};
+
+/*
+ * A window's prediction: the most common symbol in it, ties going to the one
+ * seen last (NIST's rule), with its count. Counting how many symbols have each
+ * count (num, over 0..window) shows when the most common symbol leaving
+ * cannot change hands or leaves only itself on top, so that NIST's scan of
+ * the alphabet runs only on real ties: else it would run, on a source with a
+ * dominant value, for nearly every sample and window.
+ */
+struct mcw_window {
+	u32 *cnt, *pos, *num;
+	u32 maxc, freq;
+};
+
+static void mcw_count(struct mcw_window *w, u32 sym, bool add)
+{
+	w->num[w->cnt[sym]]--;
+	if (add)
+		w->cnt[sym]++;
+	else
+		w->cnt[sym]--;
+	w->num[w->cnt[sym]]++;
+}
+
+/*
+ * Slide window w (of size wn) over sample i: s[i - wn] leaves, s[i] comes in.
+ * When the most common symbol, at count maxc, leaves and another comes in,
+ * NIST rescans the alphabet; the outcome is the highest count, the latest
+ * seen on a tie. Where the counts show it, it is taken without the scan:
+ * the new symbol is on top (it is the latest seen), or nothing is left at
+ * maxc and the new symbol reaches maxc - 1, or the old one is alone there.
+ */
+static void mcw_slide(struct mcw_window *w, const u8 *s, u32 i, u32 wn, unsigned int k)
+{
+	u32 out = s[i - wn], in = s[i], m, mp;
+
+	mcw_count(w, out, false);
+	mcw_count(w, in, true);
+	w->pos[in] = i;
+	if (out != w->freq) {
+		if (w->maxc <= w->cnt[in]) {
+			w->maxc = w->cnt[in];
+			w->freq = in;
+		}
+		return;
+	}
+	if (in == out)
+		return;
+	if (w->cnt[in] >= w->maxc) {
+		w->maxc = w->cnt[in];
+		w->freq = in;
+		return;
+	}
+	if (!w->num[w->maxc]) {
+		if (w->cnt[in] == w->maxc - 1) {
+			w->maxc--;
+			w->freq = in;
+			return;
+		}
+		if (w->num[w->maxc - 1] == 1) {
+			w->maxc--;
+			return;
+		}
+	}
+	w->maxc--;
+	mp = i - wn;
+	for (m = 0; m < k; m++) {
+		if (w->maxc < w->cnt[m] || (w->maxc == w->cnt[m] && mp <= w->pos[m])) {
+			w->maxc = w->cnt[m];
+			w->freq = m;
+			mp = w->pos[m];
+		}
+	}
+}
+
 /*
  * 6.3.7 MultiMCW: four predictors, each the most common symbol in the last
- * 63, 255, 1023 or 4095 symbols, ties going to the one seen last. Counts and
- * last positions per window and symbol live in w->pairs (8 KiB).
+ * 63, 255, 1023 or 4095 symbols; the tables are in w->pairs.
  */
 static u64 est_multi_mcw(const u8 *s, u32 n, unsigned int k, const struct est_work *w)
 {
-	static const u32 wn[4] = { 63, 255, 1023, 4095 };
-	u32 (*cnt)[256] = (u32 (*)[256])w->pairs, (*pos)[256] = cnt + 4;
-	u32 sb[4] = { 0 }, maxc[4] = { 0 }, freq[4] = { 0 };
-	u32 c = 0, run = 0, maxrun = 0, i, m;
+	struct mcw_tables *t = (struct mcw_tables *)w->pairs;
+	struct mcw_window win[MCW_N];
+	u32 sb[MCW_N] = { 0 };
+	u32 c = 0, run = 0, maxrun = 0, i, *num = t->num;
 	unsigned int j, winner = 0;
 
-	if (n < wn[3] + 1)
+	if (n < mcw_window[MCW_N - 1] + 1)
 		return JTSC_EST_NONE;
-	memset(cnt, 0, 8 * sizeof(*cnt));
-	for (i = 0; i < wn[3]; i++) {
-		for (j = 0; j < 4; j++) {
-			if (i >= wn[j])
+	memset(t, 0, sizeof(*t));
+	for (j = 0; j < MCW_N; j++) {
+		win[j] = (struct mcw_window){ t->cnt[j], t->pos[j], num, 0, 0 };
+		num[0] = k;
+		num += mcw_window[j] + 1;
+	}
+	/* NIST fills all four windows first; a window predicts from i = its size */
+	for (i = 0; i < mcw_window[MCW_N - 1]; i++) {
+		for (j = 0; j < MCW_N; j++) {
+			if (i >= mcw_window[j])
 				continue;
-			if (maxc[j] <= ++cnt[j][s[i]]) {
-				maxc[j] = cnt[j][s[i]];
-				freq[j] = s[i];
+			mcw_count(&win[j], s[i], true);
+			if (win[j].maxc <= win[j].cnt[s[i]]) {
+				win[j].maxc = win[j].cnt[s[i]];
+				win[j].freq = s[i];
 			}
-			pos[j][s[i]] = i;
+			win[j].pos[s[i]] = i;
 		}
 	}
-	for (i = wn[0]; i < n; i++) {
-		if (freq[winner] == s[i]) {
+	for (i = mcw_window[0]; i < n; i++) {
+		if (win[winner].freq == s[i]) {
 			c++;
 			maxrun = max(maxrun, ++run);
 		} else {
 			run = 0;
 		}
-		for (j = 0; j < 4; j++)
-			if (i >= wn[j] && freq[j] == s[i] && ++sb[j] >= sb[winner])
+		for (j = 0; j < MCW_N; j++)
+			if (i >= mcw_window[j] && win[j].freq == s[i] && ++sb[j] >= sb[winner])
 				winner = j;
-		for (j = 0; j < 4; j++) {
-			u32 out, mp;
-
-			if (i < wn[j])
-				continue;
-			out = s[i - wn[j]];
-			cnt[j][out]--;
-			cnt[j][s[i]]++;
-			pos[j][s[i]] = i;
-			if (out != freq[j]) {
-				if (maxc[j] <= cnt[j][s[i]]) {
-					maxc[j] = cnt[j][s[i]];
-					freq[j] = s[i];
-				}
-				continue;
-			}
-			/* the most common one left: rescan, the latest seen winning ties */
-			maxc[j]--;
-			mp = i - wn[j];
-			for (m = 0; m < k; m++) {
-				if (maxc[j] < cnt[j][m] || (maxc[j] == cnt[j][m] && mp <= pos[j][m])) {
-					maxc[j] = cnt[j][m];
-					freq[j] = m;
-					mp = pos[j][m];
-				}
-			}
-		}
+		for (j = 0; j < MCW_N; j++)
+			if (i >= mcw_window[j])
+				mcw_slide(&win[j], s, i, mcw_window[j], k);
 	}
-	return est_predict(c, n - wn[0], maxrun, k);
+	return est_predict(c, n - mcw_window[0], maxrun, k);
 }
 
-enum { LAG_D = 128 };
+enum { LAG_D = 128, LAG_PLANES = 32 };
 
 /*
- * 6.3.8 lag: 128 predictors, the symbol d back for d = 1..128, the latest
- * best-scoring one winning ties. A predictor scores only where s[i - d] ==
- * s[i], so rather than try all 128 lags this walks the chain of earlier
- * occurrences of s[i] (prev[], last[], as positions + 1, 0 for none) in
- * increasing d, in NIST's order.
+ * lag's tables, in the work buffer. A set of lags is a 128-bit mask in two
+ * u64, bit d - 1 for lag d: lo holds lags 1..64, hi lags 65..128.
+ */
+struct lag_tables {
+	u64 seen[256][2];	/* the lags of each symbol's occurrences from last[] */
+	u32 last[256];		/* where each symbol was seen last, + 1; 0: not yet */
+	u64 score[LAG_PLANES][2];	/* bit b of each lag's score, in plane b */
+};
+
+/* The highest lag in a non-empty set */
+static u32 lag_highest(u64 lo, u64 hi)
+{
+	return hi ? 64 + fls64(hi) : fls64(lo);
+}
+
+/*
+ * 6.3.8 lag: 128 predictors, the symbol d back for d = 1..128. Each sample
+ * scores a hit for the lags d where s[i - d] == s[i], and the lag with the
+ * most hits predicts the next. NIST scores the hits in increasing d, each
+ * lag that reaches the best score so far becoming the winner, so that the
+ * winner always has the top score M; after a sample's hits it is the highest
+ * hit lag that had M, else the highest that had M - 1, else the old one.
+ *
+ * That rule is applied on whole sets: each symbol keeps the lags at which it
+ * occurred, and the scores are bit-sliced, plane b holding bit b of all 128,
+ * so that the lags with a given score and the increment of all hit lags are
+ * a few operations per plane, log2(n) planes, instead of work per hit: a
+ * constant or strongly biased source hits on nearly every lag.
  */
 static u64 est_lag(const u8 *s, u32 n, unsigned int k, const struct est_work *w)
 {
-	u32 *prev = w->sa, *last = w->cnt;
-	u32 sb[LAG_D + 1] = { 0 };
-	u32 c = 0, run = 0, maxrun = 0, i, j, winner = 1;
+	struct lag_tables *t = (struct lag_tables *)w->pairs;
+	u32 c = 0, run = 0, maxrun = 0, i, b, top = 0, winner = 1;
 
-	memset(last, 0, 256 * sizeof(*last));
+	memset(t, 0, sizeof(*t));
 	for (i = 0; i < n; i++) {
-		if (i >= winner && s[i - winner] == s[i]) {
+		u32 x = s[i], gap = i + 1 - t->last[x];
+		u64 lo = 0, hi = 0, m0, m1, e0, e1, f0, f1, c0, c1;
+
+		if (i >= winner && s[i - winner] == x) {
 			c++;
 			maxrun = max(maxrun, ++run);
 		} else {
 			run = 0;
 		}
-		for (j = last[s[i]]; j && i - (j - 1) <= LAG_D; j = prev[j - 1])
-			if (++sb[i - (j - 1)] >= sb[winner])
-				winner = i - (j - 1);
-		prev[i] = last[s[i]];
-		last[s[i]] = i + 1;
+
+		/* the hits: x's lags as seen from i, older by gap, and its last one */
+		if (t->last[x] && gap <= LAG_D) {
+			lo = t->seen[x][0];
+			hi = t->seen[x][1];
+			if (gap < 64) {
+				hi = hi << gap | lo >> (64 - gap);
+				lo <<= gap;
+			} else {
+				hi = gap < 128 ? lo << (gap - 64) : 0;
+				lo = 0;
+			}
+			if (gap <= 64)
+				lo |= 1ULL << (gap - 1);
+			else
+				hi |= 1ULL << (gap - 65);
+		}
+		t->seen[x][0] = lo;
+		t->seen[x][1] = hi;
+		t->last[x] = i + 1;
+		if (!(lo | hi))
+			continue;
+
+		/* e: the hits scoring top, f: top - 1 (none when top is 0) */
+		e0 = lo;
+		e1 = hi;
+		f0 = top ? lo : 0;
+		f1 = top ? hi : 0;
+		for (b = 0; b < (u32)fls64(top); b++) {
+			m0 = ((top >> b) & 1) - 1ULL;
+			m1 = (((top - 1) >> b) & 1) - 1ULL;
+			e0 &= t->score[b][0] ^ m0;
+			e1 &= t->score[b][1] ^ m0;
+			f0 &= t->score[b][0] ^ m1;
+			f1 &= t->score[b][1] ^ m1;
+		}
+		if (e0 | e1) {
+			winner = lag_highest(e0, e1);
+			top++;
+		} else if (f0 | f1) {
+			winner = lag_highest(f0, f1);
+		}
+
+		/* add one to the hits' scores, a carry rippling up the planes */
+		c0 = lo;
+		c1 = hi;
+		for (b = 0; c0 | c1; b++) {
+			lo = t->score[b][0] & c0;
+			hi = t->score[b][1] & c1;
+			t->score[b][0] ^= c0;
+			t->score[b][1] ^= c1;
+			c0 = lo;
+			c1 = hi;
+		}
 	}
 	/* NIST starts at the second sample: the first has no prediction */
 	return est_predict(c, n - 1, maxrun, k);
@@ -646,13 +796,15 @@ const char *const jtsc_estimator_name[JTSC_NR_ESTIMATORS] = {
 EXPORT_SYMBOL_IF_KUNIT(jtsc_estimator_name);
 
 /*
- * The work buffer: s64 pairs[max(n + 2, 1024)] first, for alignment (MultiMCW
- * takes 8 KiB of it), then u32 sa, rank and tmp[n + 2], u32 cnt[max(n, 256) + 2]
- * and u8 sym[n]. Points *w into base unless w is NULL; returns the size.
+ * The work buffer: s64 pairs[n + 2] first, for alignment, large enough for
+ * MultiMCW's and lag's tables (30 KiB); then u32 sa, rank and tmp[n + 2], u32
+ * cnt[max(n, 256) + 2] and u8 sym[n]. Points *w into base unless w is NULL;
+ * returns the size.
  */
 static size_t work_layout(unsigned int n, void *base, struct est_work *w)
 {
-	size_t pairs = max_t(size_t, (size_t)n + 2, 1024) * sizeof(s64);
+	size_t pairs = max_t(size_t, ((size_t)n + 2) * sizeof(s64),
+			     max(sizeof(struct mcw_tables), sizeof(struct lag_tables)));
 	size_t words = ((size_t)n + 2) * sizeof(u32);
 	size_t cnt = (max_t(size_t, n, 256) + 2) * sizeof(u32);
 	u8 *b = base;

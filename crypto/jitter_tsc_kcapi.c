@@ -641,8 +641,13 @@ static int jtsc_start(struct jtsc_rng *rng)
 			set_bit(src, &g->verified);
 			rng->active = src;
 			rng->started = true;
+			rng->restart = false;
 			return 0;
 		}
+		/* Failing the startup test after an intermittent failure. */
+		if (rng->restart && src == rng->active)
+			rng->stats[src].permanent++;
+		rng->restart = false;
 		if (!test_and_set_bit(src, &g->dead))
 			pr_info("%s collector disabled: %s\n", jtsc_collectors[src].name, why);
 	}
@@ -668,6 +673,13 @@ static int __cold jtsc_failed(struct jtsc_rng *rng, enum jtsc_source src,
 		rng->stats[src].intermittent++;
 		pr_warn_ratelimited("%s collector: intermittent health-test failure, data discarded\n",
 				    jtsc_collectors[src].name);
+		/*
+		 * The next request runs the whole startup test again, with a
+		 * new estimate of fresh samples: a source that has changed is
+		 * measured again, and one that fails again is dead.
+		 */
+		rng->started = false;
+		rng->restart = true;
 		return -EAGAIN;
 	}
 	rng->stats[src].permanent++;

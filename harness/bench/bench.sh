@@ -17,8 +17,9 @@
 #     loaded (harness/measure/host.sh: the kernel's loop and the timer
 #     analogue, one run each; its variants are taken from the results, where
 #     host.sh last put them, unless BENCH_VARIANTS=1) and in the guest
-#     (guest.sh raw), against the credit in crypto/jitter_tsc.c, and the
-#     throughput ceiling that the collector's rate and the credit set;
+#     (guest.sh raw), beside the kernel's own runtime estimate of the same
+#     samples and the credit it picks, and the throughput ceiling that the
+#     collector's rate and the guest's credit set;
 #   - the machine code of the speculative loop, kernel and user space, in the
 #     order the header describes (harness/measure/loop-check.sh);
 #   - rngtest/dieharder counts on conditioned output (quality.sh);
@@ -202,13 +203,14 @@ git -C "$top" diff --quiet HEAD -- . ':!README.md' ':!harness/bench/latest.txt' 
 	':!harness/measure/results' 2>/dev/null || rev=$rev-dirty
 r() { awk -v k="$1" '$1==k{$1=""; sub(/^ /,""); print; exit}' "$RESULTS"; }
 params=$(python3 "$top/harness/measure/check-cutoffs.py" --params 2>/dev/null)
-credit() { echo "$params" | awk -v n="$1" '$1==n{printf "%.4f", $3/256}'; }
 oversample=$(echo "$params" | awk '$1=="oversample"{print $2}')
 fmt() { awk -v x="$1" 'BEGIN{ if (x=="" || x=="NA") print "n/a"; else if (x+0>=1e6) printf "%.2f M", x/1e6; else if (x+0>=1e3) printf "%.1f k", x/1e3; else printf "%.0f", x }'; }
-safety() { awk -v h="$1" -v c="$2" 'BEGIN{ if (h=="" || c=="" || c+0==0) print "n/a"; else printf "%.2fx", h/c }'; }
 # ceiling, bytes/s: 1e9 / (ns per raw sample * raw samples per output bit * 8)
 ceiling() { awk -v ns="$1" -v c="$2" -v o="$oversample" 'BEGIN{ if (ns=="" || c=="" || c+0==0) print ""; else printf "%.0f", 1e9 / (ns * (o / c) * 8) }'; }
-sc=$(credit spec); tc=$(credit timer)
+# credits: those the guest's startup tests chose (debugfs stats of the throughput guest)
+gcred() { sed -n "s/.*JTSC stat\.$1\.credit_per_sample_256ths=\([0-9]*\).*/\1/p" "$out/bench-afalg.log" | head -1 |
+	awk '{ if ($1 + 0 > 0) printf "%.6f", $1 / 256 }'; }
+sc=$(gcred spec); tc=$(gcred timer)
 ceil_spec=$(ceiling "$(r guest.spec.ns_per_sample)" "$sc")
 ceil_timer=$(ceiling "$(r guest.timer.ns_per_sample)" "$tc")
 # The ceiling that counts is the active collector's own rate in the
@@ -250,9 +252,12 @@ echo "  stock path: random.trust_jitter_tsc=off jitter_tsc.collectors=none, same
 echo "  initcalls' times are from their initcall_debug lines' printk timestamps; before"
 echo "  fs_initcall() the kernel's own figure has jiffy (4 ms) steps. The start of init waits"
 echo "  for async work only past the last initcall, so a positive margin means no wait."
-hs=$(r host.spec.ns_per_sample) ht=$(r host.timer.ns_per_sample)
-[ -z "$hs" ] || [ -z "$ht" ] ||
-	echo "  On the host CPU: $(awk -v s="$hs" -v t="$ht" 'BEGIN{printf "%.1f ms of startup and seeding samples ((12288 + 4096) x %.0f ns speculative, 12288 x %.0f ns timer)", ((12288 + 4096) * s + 12288 * t) / 1e6, s, t}'), async."
+hs=$(r host.spec.ns_per_sample)
+# the runtime estimate of one startup test, on this CPU: ea-core is the kernel's code
+est_ms=$([ -s "$top/out/measure/host/quiet-spec.bin" ] && "$M/ea-core" -n 12288 "$top/out/measure/host/quiet-spec.bin" |
+	awk '$1=="ms"{print $2}')
+[ -z "$hs" ] || [ -z "$est_ms" ] ||
+	echo "  On the host CPU: $(awk -v s="$hs" -v e="$est_ms" 'BEGIN{printf "%.1f ms at boot: (12288 + 4096) x %.0f ns of startup and seeding samples and %.1f ms of runtime estimate", ((12288 + 4096) * s) / 1e6 + e, s, e}'), async."
 [ -z "$unseeded" ] || echo "  Instrumented copy of the kernel (harness/guest/unseeded.sh), one boot each: $unseeded."
 un=$(grep -c '^jtsc-unregistered' "$out/boots.txt")
 [ "$un" = 0 ] || echo "  ($un jitter_tsc boot(s) left out: the collector check disabled jitter_tsc, see out/bench/boot-jtsc-*.log)"
@@ -292,57 +297,60 @@ echo "  User-space loops in the same guest, one per vCPU. Under TCG an RDTSC is 
 echo "  QEMU that takes one spinlock for all vCPUs (cpu_get_ticks()), so two vCPUs reading"
 echo "  the counter at once wait for each other; a timing-jitter source reads it every pass."
 echo
-# the raw-samples table: one row per loop and where it ran; the lowest
-# H_min of all runs recorded (quiet, loaded), the credit, credited bits per
-# microsecond of collecting, and lowest / credit
+# the runtime-credit table: one row per loop and where it ran, from the
+# last margin-results line of each (this run's, for what this run measured):
+# the 10^6-sample minimum, the kernel's runtime estimate over the file's
+# startup-sized windows (median, highest), the ladder step each picks, the
+# worst pick against half the minimum, and credited bits per microsecond
 num() { awk -v x="$1" -v f="$2" 'BEGIN{ if (x == "") print "-"; else printf f, x }'; }
-lower() { awk -v a="$1" -v b="$2" 'BEGIN{ if (a == "") print b; else if (b == "" || a + 0 < b + 0) print a; else print b }'; }
-# rawrow LABEL QUIET_PREFIX LOADED_PREFIX CREDIT: CREDIT empty for a variant,
-# whose would-be credit (half its lowest) is shown in parentheses
-rawrow() {
-	local lq ll lo c cr bpu sf
-	lq=$(low "$2"); ll=$([ -n "$3" ] && low "$3"); lo=$(lower "$lq" "$ll")
-	c=$4 cr=$(num "$4" %.4f)
-	if [ -z "$c" ] && [ -n "$lo" ]; then c=$(awk -v l="$lo" 'BEGIN{printf "%.4f", l / 2}'); cr="($c)"; fi
-	bpu=$(awk -v c="$c" -v ns="$(r "$2.ns_per_sample")" 'BEGIN{ if (c == "" || ns + 0 == 0) print "-"; else printf "%.3f", 1000 * c / ns }')
-	[ -n "$4" ] || bpu="($bpu)"
-	sf=-; [ -z "$4" ] || sf=$(safety "$lo" "$4")
-	printf '%-34s %8s %8s %9s %9s %9s %8s %7s\n' "$1" "$(num "$(r "$2.ns_per_sample")" %.1f)" \
-		"$([ -n "$3" ] && num "$(r "$3.ns_per_sample")" %.1f || echo -)" "$(num "$lq" %.5f)" "$(num "$ll" %.5f)" \
-		"$cr" "$bpu" "$sf"
+ladder=$(echo "$params" | awk '$1=="step"{printf "%s ", $4}')
+margin=$(echo "$params" | awk '$1=="margin"{print $2}')
+# pick H: the credit (1/256 bit) jtsc_ladder_pick() gives estimate H, 0 if refused
+pick() { awk -v h="$1" -v m="$margin" -v l="$ladder" 'BEGIN{ n = split(l, c, " "); p = 0
+	for (i = 1; i <= n; i++) if (c[i] * m <= h * 256 + 1e-9) p = c[i]; print p }'; }
+mline() { [ -f "$MARGIN" ] && awk -v k="$1" '$2==k{l=$0} END{print l}' "$MARGIN"; }
+mrow() {
+	local l h mx md cm cx ns
+	l=$(mline "$2"); [ -n "$l" ] || { printf '%-36s %s\n' "$1" "(not measured)"; return; }
+	h=$(echo "$l" | awk '{print $3}') mx=$(echo "$l" | awk '{print $4}') md=$(echo "$l" | awk '{print $5}')
+	cm=$(pick "$md") cx=$(pick "$mx") ns=$(r "$3.ns_per_sample")
+	printf '%-36s %8s %8s %8s %5s %5s %6s %7s %7s\n' "$1" "$(num "$h" %.4f)" "$(num "$md" %.4f)" \
+		"$(num "$mx" %.4f)" "$cm" "$cx" \
+		"$(awk -v c="$cx" -v h="$h" 'BEGIN{ if (h + 0 == 0) print "-"; else printf "%.2f", (c / 256) / (h / 2) }')" \
+		"$(num "$ns" %.1f)" \
+		"$(awk -v c="$cm" -v ns="$ns" 'BEGIN{ if (ns + 0 == 0) print "-"; else printf "%.3f", 1000 * c / 256 / ns }')"
 }
-# est PREFIX: the estimator behind PREFIX's lowest figure
-est() { r "$1.h_min_lowest" | sed -n 's/^[^ ]* ([^,]*, \(.*\); .*/\1/p' | sed 's/most common value/MCV/; s/, bitstring/ (bitstring)/'; }
-printf '%-34s %17s %19s %9s %8s %7s\n' "Raw samples (1 byte: low byte of" "ns/sample" "lowest H_min" "credit" "credited" "safety"
-printf '%-34s %8s %8s %9s %9s %9s %8s %7s\n' "  a counter delta per pass)" quiet loaded quiet loaded "bits" "bits/us" ""
-echo "  speculative, host CPU"
-# the variants and the kernel's own loop, by buffer size
-for v in popcount $(printf '%s\n' $SPEC_VARIANT_ORDERS "$(spec_order)" | sort -nu); do
-	if [ "$v" = "$(spec_order)" ]; then
-		rawrow "    $(spec_variant_label "$v") (the kernel's)" host.spec host_loaded.spec "$sc"
-		continue
-	fi
+printf '%-36s %8s %17s %11s %6s %7s %7s\n' "Runtime credit (sample: low byte of" "10^6" "runtime estimate" "credit/256" "vs" "ns per" "bits"
+printf '%-36s %8s %8s %8s %5s %5s %6s %7s %7s\n' "  a counter delta per pass)" "H_min" "median" "highest" "med" "high" "H/2" "sample" "per us"
+mrow "  speculative, host CPU quiet" host.spec host.spec
+mrow "  speculative, host CPU loaded" host_loaded.spec host_loaded.spec
+mrow "  speculative, TCG guest kernel" guest.spec guest.spec
+mrow "  timer, host CPU quiet (analogue)" host.timer host.timer
+mrow "  timer, host CPU loaded (analogue)" host_loaded.timer host_loaded.timer
+mrow "  timer, TCG guest kernel" guest.timer guest.timer
+mrow "  timer, arm64 TCG guest kernel" guest_arm64.timer guest_arm64.timer
+echo "  loop variants, host CPU (explore.*; quiet, then loaded):"
+for v in popcount $SPEC_VARIANT_ORDERS; do
 	k=$(spec_variant_name "$v")
-	rawrow "    $(spec_variant_label "$v")" "explore.$k.quiet" "explore.$k.loaded" ""
+	mrow "    $(spec_variant_label "$v"), quiet" "explore.$k.quiet" "explore.$k.quiet"
+	mrow "    $(spec_variant_label "$v"), loaded" "explore.$k.loaded" "explore.$k.loaded"
 done
-rawrow "  speculative, TCG guest kernel" guest.spec "" "$sc"
-rawrow "  timer, host (analogue)" host.timer host_loaded.timer "$tc"
-rawrow "  timer, TCG guest kernel" guest.timer "" "$tc"
-echo "  H_min: SP 800-90B non-IID minimum (ea_noniid -t u8), bits per raw sample, the lowest of"
-echo "  all runs in harness/measure/results. Quiet: the build lock held, the CPUs idle; loaded:"
-echo "  the same, with $LOAD_DESC. The host timer row is a user-space"
-echo "  analogue of the kernel's loop (host-timer.c), the other host rows the kernel's own code."
-echo "  Estimators behind the lowest: speculative, host $(est host.spec) / $(est host_loaded.spec),"
-echo "  guest $(est guest.spec); timer, host $(est host.timer) / $(est host_loaded.timer), guest $(est guest.timer)."
-echo "  This run: speculative $(r host.spec.h_min) / $(r host_loaded.spec.h_min) host, $(r guest.spec.h_min) guest;"
-echo "  timer $(r host.timer.h_min) / $(r host_loaded.timer.h_min) host, $(r guest.timer.h_min) guest."
-echo "  credit: crypto/jitter_tsc.c (bits per raw sample; in parentheses, half the lowest, for"
-echo "  a variant); credited bits/us = credit / ns per sample (quiet); safety = lowest / credit"
-echo "  (>= 2 required). Variants: host.sh of $(r explore.date), $(r explore.cpu)."
+gst() { sed -n "s/.*JTSC stat\.$1=\([^ ]*\).*/\1/p" "$out/bench-afalg.log" | head -1; }
+echo "  H_min: SP 800-90B non-IID minimum over all estimators (ea_noniid -t u8), literal and"
+echo "  bitstring, of 10^6 samples. Runtime estimate: the kernel's own (crypto/jitter_tsc_estimate.c"
+echo "  in user space, ea-core) over each disjoint window of 12288 samples of the same file, as"
+echo "  one startup test makes it; credit: the ladder step it picks (estimate / margin ${margin:-?});"
+echo "  vs H/2: the credit from the highest window over half the 10^6 minimum (at most 1)."
+echo "  bits per us: the credit from the median window / ns per sample."
+echo "  In the throughput guest's kernel (debugfs): speculative $(awk -v m="$(gst spec.estimate_millibits)" 'BEGIN{printf "%.3f", m/1000}') bit ($(gst spec.estimator)),"
+echo "  credit $(gst spec.credit_per_sample_256ths)/256; timer $(gst timer.estimates) estimates, credit $(gst timer.credit_per_sample_256ths)/256."
+echo "  Quiet: the build lock held, the CPUs idle; loaded: the same, with $LOAD_DESC."
+echo "  The host timer rows are a user-space analogue of the kernel's loop (host-timer.c);"
+echo "  its in-kernel figures are the guest rows, estimated by the kernel as it runs."
 runs() { r "$1.samples" | sed 's/ run(s), lowest kept/ runs/'; }
-echo "  Samples: spec $(runs host.spec) host quiet, $(runs host_loaded.spec) loaded, $(r guest.spec.samples) guest;"
-echo "  timer $(runs host.timer) host quiet, $(runs host_loaded.timer) loaded, $(r guest.timer.samples) guest."
-echo "  Guest ns/sample: read through debugfs, syscall cost included."
+echo "  Host: $(r host.cpu); samples: spec $(runs host.spec) quiet, $(runs host_loaded.spec) loaded,"
+echo "  $(r guest.spec.samples) guest; timer $(runs host.timer) quiet, $(runs host_loaded.timer) loaded, $(r guest.timer.samples) guest."
+echo "  Every machine and run so far: harness/measure/margin-results (check-margin.py in make check)."
 echo "  Machine code of the speculative loop (loop-check.sh: rdtsc, call __sw_hweight64, load and"
 echo "  store of one byte, rdtsc): $loops."
 # the health tests over recorded samples (false-alarms.sh) and boots (soak.sh)

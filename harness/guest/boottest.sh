@@ -14,10 +14,13 @@
 #      in PID 1 returned in < 0.1 ms, median of the five.
 #   3. random.trust_jitter_tsc=off, 4. jitter_tsc.collectors=none and
 #      5. jitter_tsc.stuck=3 (both collectors see a constant counter delta and
-#      fail their startup tests): random.c exactly as stock (not ready when
-#      init starts, no jitter_tsc line from random.c, crng ready later).
+#      fail their startup tests, or their runtime estimate is below the
+#      floor): random.c exactly as stock (not ready when init starts, no
+#      jitter_tsc line from random.c, crng ready later).
 #   6. jitter_tsc.stuck=1: the speculative collector fails its startup test,
 #      the timer collector seeds random.c before PID 1.
+#   7. two boots under QEMU -icount (a counter that counts instructions):
+#      neither collector is credited anything, and the log says why.
 # boottest.sh --fips BZIMAGE - the FIPS test instead: a kernel with
 # CONFIG_CRYPTO_FIPS booted with fips=1 runs in FIPS mode, jitter_tsc (not
 # fips_allowed) says so and stays unregistered, and random.c is stock.
@@ -382,8 +385,9 @@ fi
 if boot startup-fail jitter_tsc.stuck=3 jtsc.algs=jitter_tsc; then
 	crng_ready startup-fail
 	stock_random startup-fail
-	n=$(printf '%s\n' "${KLOG[@]}" | grep -c 'collector disabled: startup health test failed')
-	check "startup-fail: both collectors refused at startup ($n 'startup health test failed' lines)" \
+	n=$(printf '%s\n' "${KLOG[@]}" | grep -c -e 'collector disabled: startup health test failed' \
+		-e 'collector disabled: runtime estimate below the floor')
+	check "startup-fail: both collectors refused at startup ($n 'startup health test failed' or 'runtime estimate below the floor' lines)" \
 		[ "$n" = 2 ]
 	check "startup-fail: jitter_tsc not in /proc/crypto ($(why_unregistered))" \
 		[ "$(jv crypto.jitter_tsc.count)" = 0 ]
@@ -394,10 +398,25 @@ if boot timer-seeds jitter_tsc.stuck=1 jtsc.algs=jitter_tsc $timing; then
 	crng_ready timer-seeds
 	seeded_early timer-seeds
 	check "timer-seeds: the speculative collector refused at startup" \
-		klog_has 'speculative collector disabled: startup health test failed'
+		klog_has 'speculative collector disabled: \(startup health test failed\|runtime estimate below the floor\)'
 	check "timer-seeds: jitter_tsc draws on the timer collector" \
 		klog_has 'ready, drawing on the timer collector'
 	check "timer-seeds: AF_ALG read of 32 bytes from jitter_tsc ($(jv afalg.jitter_tsc.read.32))" \
 		read_ok "$(jv afalg.jitter_tsc.read.32)" 32
 fi
+
+# 7. a cycle counter that counts instructions (QEMU -icount, as an honest
+# emulator may give): neither collector is credited, two boots in a row, and
+# the log says why (the counter check for both, or each collector's line)
+for i in 1 2; do
+	if JTSC_QEMU_ARGS="-icount shift=0,sleep=off" boot "icount-$i" jtsc.algs=jitter_tsc; then
+		check "icount-$i: no jitter_tsc credit in random.c (${J[klog.jitter_tsc_credited]:-none})" \
+			[ -z "$(jv klog.jitter_tsc_credited)" ]
+		check "icount-$i: jitter_tsc not in /proc/crypto ($(why_unregistered))" \
+			[ "$(jv crypto.jitter_tsc.count)" = 0 ]
+		n=$(printf '%s\n' "${KLOG[@]}" | grep -c 'jitter_tsc: [a-z]* collector disabled: ')
+		printf '%s\n' "${KLOG[@]}" | grep -q 'jitter_tsc: all collectors disabled: ' && n=2
+		check "icount-$i: the log says why each collector is not used ($n of 2)" [ "$n" = 2 ]
+	fi
+done
 finish

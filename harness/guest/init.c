@@ -1445,6 +1445,8 @@ int main(int argc, char **argv)
 		bench_ceiling("tsc", 2, 5000000);
 		bench_ceiling("alu", 1, 20000000);
 		bench_ceiling("alu", 2, 20000000);
+		/* The estimates and the credits the startup tests chose. */
+		report_stats();
 		if (param("jtsc.dump", dump, sizeof(dump)))
 			dump_raw(dump);
 		finish();

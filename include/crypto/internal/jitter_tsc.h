@@ -117,6 +117,8 @@ struct jtsc_group {
  * @group: the group the instance belongs to
  * @active: the collector data is drawn from, once @started
  * @started: @active passed its startup test on this instance
+ * @restart: the next startup test follows an intermittent failure of
+ *	@active: failing it is a permanent failure of @active
  * @failed: no collector of the group is left; sticky
  * @health: health-test state per collector, its cutoffs those of the
  *	ladder step the collector's last startup test on this instance chose
@@ -134,6 +136,7 @@ struct jtsc_rng {
 	struct jtsc_group *group;
 	enum jtsc_source active;
 	bool started;
+	bool restart;
 	bool failed;
 	struct jtsc_health health[JTSC_NR_SOURCES];
 	struct jtsc_stats stats[JTSC_NR_SOURCES];

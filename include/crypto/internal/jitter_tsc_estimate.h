@@ -8,12 +8,13 @@
 #ifndef _CRYPTO_INTERNAL_JITTER_TSC_ESTIMATE_H
 #define _CRYPTO_INTERNAL_JITTER_TSC_ESTIMATE_H
 
+#include <linux/bits.h>
 #include <linux/limits.h>
 #include <linux/types.h>
 
 /* Min-entropy in bits per sample as fixed point: JTSC_EST_ONE = 1 bit. */
 #define JTSC_EST_SHIFT	32
-#define JTSC_EST_ONE	(1ULL << JTSC_EST_SHIFT)
+#define JTSC_EST_ONE	BIT_ULL(JTSC_EST_SHIFT)
 /* An estimator that does not apply to the samples given, see enum jtsc_estimator. */
 #define JTSC_EST_NONE	U64_MAX
 
@@ -66,8 +67,8 @@ extern const char *const jtsc_estimator_name[JTSC_NR_ESTIMATORS];
  * jtsc_estimate_work_size() - Scratch memory jtsc_estimate() needs.
  * @n: The number of samples.
  *
- * About 25 bytes per sample, at least 8 KiB. @n must be below 2^31, and on a 32-bit
- * host small enough that the size fits a size_t.
+ * 25 bytes per sample and 48 more, at least about 31 KiB. @n must be below 2^31,
+ * and on a 32-bit host small enough that the size fits a size_t.
  *
  * Context: Any context.
  * Return: The size in bytes of the @work buffer jtsc_estimate() takes for @n samples.
@@ -86,7 +87,9 @@ size_t jtsc_estimate_work_size(unsigned int n);
  * cheap enough for a boot-time self-assessment (see enum jtsc_estimator) on the
  * samples' symbols, the distinct sample values mapped in order to 0..k-1, as NIST's
  * ea_non_iid 1.1.7 does for its "Literal" estimates, and to the same result within
- * 1e-9 bit. Integer arithmetic only; the time is O(@n log @n) on any input.
+ * 1e-9 bit. MultiMMC and LZ78Y, the two other estimators NIST runs on such samples,
+ * are left out, so that the minimum can be above NIST's, never below. Integer
+ * arithmetic only; the time is O(@n log @n) on any input.
  *
  * Context: Any context; takes no lock and allocates nothing. Slow (milliseconds for
  * 2^14 samples): not for atomic context in practice.

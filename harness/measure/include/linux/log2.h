@@ -20,6 +20,5 @@ static inline int fls64(u64 x)
 }
 
 #define ilog2(n)		(fls64(n) - 1)
-#define is_power_of_2(n)	((n) != 0 && ((n) & ((n) - 1)) == 0)
 
 #endif /* _JTSC_USER_LINUX_LOG2_H */
