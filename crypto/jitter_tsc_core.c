@@ -65,10 +65,12 @@
  *     JTSC_PRED_WINDOW + JTSC_MAX_LAG + run_cutoff samples at most). Below
  *     it the collector is refused: nothing is credited that could not be
  *     justified.
- *   - The ceiling, one bit per byte-sized sample, is a quarter of the
- *     lowest 10^6-sample estimate of the speculative loop on the hosts
- *     where it is highest: an estimate above it says more about a short
- *     run than about the source.
+ *   - The ceiling, 192/256 = 0.75 bit per sample, is a quarter of the
+ *     highest 10^6-sample estimate of the speculative loop on any host
+ *     measured (3.1 to 3.5 bits): an estimate that would buy more says
+ *     more about a short run than about the source. It is also about
+ *     the most a startup test can reach: the most common value's upper
+ *     bound keeps an estimate of 12288 samples under 7.2 bits.
  *
  * Steps are about 1.5x apart. A word folds at most 512 samples and carries
  * at most JTSC_MAX_WORD_CREDIT, so a step's samples per word is the largest
