@@ -78,50 +78,138 @@
  *
  *********************************************************************/
 
-#define JTSC_STEP(c, spw, apt, apt_perm, hits, hits_perm) {		\
-	.credit = (c),							\
-	.samples_per_word = (spw),					\
-	.rct_cutoff = JTSC_RUN_CUTOFF(JTSC_ALPHA_LOG2, c),		\
-	.rct_perm_cutoff = JTSC_RUN_CUTOFF(JTSC_PERM_ALPHA_LOG2, c),	\
-	.apt_cutoff = (apt),						\
-	.apt_perm_cutoff = (apt_perm),					\
-	.run_cutoff = JTSC_RUN_CUTOFF(JTSC_PRED_ALPHA_LOG2, c),		\
-	.run_perm_cutoff = JTSC_RUN_CUTOFF(JTSC_PRED_PERM_ALPHA_LOG2, c),	\
-	.hits_cutoff = (hits),						\
-	.hits_perm_cutoff = (hits_perm),				\
-},
-
+/*
+ * SP 800-90B 4.4.1: the RCT cutoff C = 1 + ceil(-log2(alpha) / H), and the
+ * predictors' run cutoffs by the same formula at alpha / 128. 4.4.2: the
+ * APT cutoff C = 1 + CRITBINOM(W, 2^-H, 1 - alpha), the smallest count
+ * whose binomial CDF reaches 1 - alpha (W = 512, alpha = 2^-30 and 2^-60),
+ * and the predictors' hits cutoffs by the same formula (W = 4096, alpha /
+ * 128). A cutoff of W + 1 means that test cannot fail at that credit; the
+ * RCT and the predictor runs still can. The binomial quantile has no
+ * closed form, so all of them are written out, computed exactly by
+ * harness/measure/check-cutoffs.py, which make check runs against this
+ * table, as the KUnit suite does against the formulas and its own table.
+ * The suite also checks what every step must satisfy: a word carries at
+ * most JTSC_MAX_WORD_CREDIT and folds whole u64 of samples, windows and
+ * batches end on word boundaries, each cutoff pair is ordered, runs fit
+ * their u16 counters, and a predictor run that starts in the first window
+ * of the startup test ends inside it.
+ */
 const struct jtsc_health_params jtsc_ladder[] = {
-	JTSC_LADDER(JTSC_STEP)
+	{
+		.credit = 2, .samples_per_word = 512,
+		.rct_cutoff = 3841, .rct_perm_cutoff = 7681,
+		.apt_cutoff = 513, .apt_perm_cutoff = 513,
+		.run_cutoff = 4737, .run_perm_cutoff = 8577,
+		.hits_cutoff = 4097, .hits_perm_cutoff = 4097,
+	},
+	{
+		.credit = 3, .samples_per_word = 512,
+		.rct_cutoff = 2561, .rct_perm_cutoff = 5121,
+		.apt_cutoff = 513, .apt_perm_cutoff = 513,
+		.run_cutoff = 3159, .run_perm_cutoff = 5719,
+		.hits_cutoff = 4094, .hits_perm_cutoff = 4097,
+	},
+	{
+		.credit = 4, .samples_per_word = 512,
+		.rct_cutoff = 1921, .rct_perm_cutoff = 3841,
+		.apt_cutoff = 513, .apt_perm_cutoff = 513,
+		.run_cutoff = 2369, .run_perm_cutoff = 4289,
+		.hits_cutoff = 4089, .hits_perm_cutoff = 4097,
+	},
+	{
+		.credit = 6, .samples_per_word = 512,
+		.rct_cutoff = 1281, .rct_perm_cutoff = 2561,
+		.apt_cutoff = 513, .apt_perm_cutoff = 513,
+		.run_cutoff = 1580, .run_perm_cutoff = 2860,
+		.hits_cutoff = 4077, .hits_perm_cutoff = 4090,
+	},
+	{
+		.credit = 8, .samples_per_word = 512,
+		.rct_cutoff = 961, .rct_perm_cutoff = 1921,
+		.apt_cutoff = 513, .apt_perm_cutoff = 513,
+		.run_cutoff = 1185, .run_perm_cutoff = 2145,
+		.hits_cutoff = 4064, .hits_perm_cutoff = 4080,
+	},
+	{
+		.credit = 12, .samples_per_word = 512,
+		.rct_cutoff = 641, .rct_perm_cutoff = 1281,
+		.apt_cutoff = 513, .apt_perm_cutoff = 513,
+		.run_cutoff = 791, .run_perm_cutoff = 1431,
+		.hits_cutoff = 4035, .hits_perm_cutoff = 4056,
+	},
+	{
+		.credit = 16, .samples_per_word = 512,
+		.rct_cutoff = 481, .rct_perm_cutoff = 961,
+		.apt_cutoff = 512, .apt_perm_cutoff = 513,
+		.run_cutoff = 593, .run_perm_cutoff = 1073,
+		.hits_cutoff = 4003, .hits_perm_cutoff = 4029,
+	},
+	{
+		.credit = 24, .samples_per_word = 256,
+		.rct_cutoff = 321, .rct_perm_cutoff = 641,
+		.apt_cutoff = 508, .apt_perm_cutoff = 513,
+		.run_cutoff = 396, .run_perm_cutoff = 716,
+		.hits_cutoff = 3937, .hits_perm_cutoff = 3970,
+	},
+	{
+		.credit = 32, .samples_per_word = 256,
+		.rct_cutoff = 241, .rct_perm_cutoff = 481,
+		.apt_cutoff = 502, .apt_perm_cutoff = 512,
+		.run_cutoff = 297, .run_perm_cutoff = 537,
+		.hits_cutoff = 3870, .hits_perm_cutoff = 3909,
+	},
+	{
+		.credit = 48, .samples_per_word = 128,
+		.rct_cutoff = 161, .rct_perm_cutoff = 321,
+		.apt_cutoff = 490, .apt_perm_cutoff = 504,
+		.run_cutoff = 199, .run_perm_cutoff = 359,
+		.hits_cutoff = 3733, .hits_perm_cutoff = 3781,
+	},
+	{
+		.credit = 64, .samples_per_word = 128,
+		.rct_cutoff = 121, .rct_perm_cutoff = 241,
+		.apt_cutoff = 477, .apt_perm_cutoff = 494,
+		.run_cutoff = 149, .run_perm_cutoff = 269,
+		.hits_cutoff = 3598, .hits_perm_cutoff = 3653,
+	},
+	{
+		.credit = 96, .samples_per_word = 64,
+		.rct_cutoff = 81, .rct_perm_cutoff = 161,
+		.apt_cutoff = 449, .apt_perm_cutoff = 471,
+		.run_cutoff = 100, .run_perm_cutoff = 180,
+		.hits_cutoff = 3337, .hits_perm_cutoff = 3401,
+	},
+	{
+		.credit = 128, .samples_per_word = 64,
+		.rct_cutoff = 61, .rct_perm_cutoff = 121,
+		.apt_cutoff = 422, .apt_perm_cutoff = 447,
+		.run_cutoff = 75, .run_perm_cutoff = 135,
+		.hits_cutoff = 3091, .hits_perm_cutoff = 3162,
+	},
+	{
+		.credit = 192, .samples_per_word = 32,
+		.rct_cutoff = 41, .rct_perm_cutoff = 81,
+		.apt_cutoff = 371, .apt_perm_cutoff = 399,
+		.run_cutoff = 51, .run_perm_cutoff = 91,
+		.hits_cutoff = 2647, .hits_perm_cutoff = 2726,
+	},
 };
 EXPORT_SYMBOL_IF_KUNIT(jtsc_ladder);
 
 const unsigned int jtsc_ladder_steps = ARRAY_SIZE(jtsc_ladder);
 EXPORT_SYMBOL_IF_KUNIT(jtsc_ladder_steps);
 
-/*
- * What each step must satisfy: a word carries at most JTSC_MAX_WORD_CREDIT
- * and folds whole u64 of samples, batches of the glue (a multiple of 512
- * samples) end on word boundaries, the window cutoffs are at most one past
- * their window, each cutoff pair is ordered (jtsc_predictor_hit() looks at
- * the lower one first), runs fit their u16 counters, and a predictor run
- * that starts in the first window of the startup test ends inside it.
- */
-#define JTSC_STEP_CHECK(c, spw, apt, apt_perm, hits, hits_perm)			\
-	static_assert((c) * (spw) <= JTSC_MAX_WORD_CREDIT &&			\
-		      (spw) <= JTSC_MAX_SAMPLES_PER_WORD &&			\
-		      JTSC_MAX_SAMPLES_PER_WORD % (spw) == 0 && (spw) % 8 == 0 &&	\
-		      (apt) <= (apt_perm) && (apt_perm) <= JTSC_APT_WINDOW + 1 &&	\
-		      (hits) <= (hits_perm) && (hits_perm) <= JTSC_PRED_WINDOW + 1 &&	\
-		      JTSC_RUN_CUTOFF(JTSC_PRED_PERM_ALPHA_LOG2, c) <= U16_MAX &&	\
-		      JTSC_PRED_WINDOW + JTSC_MAX_LAG +				\
-		      JTSC_RUN_CUTOFF(JTSC_PRED_ALPHA_LOG2, c) <= JTSC_STARTUP_SAMPLES);
-JTSC_LADDER(JTSC_STEP_CHECK)
-
 static_assert(JTSC_PRED_WINDOW % JTSC_APT_WINDOW == 0);
 static_assert(JTSC_PRED_WINDOW <= U16_MAX);
 static_assert((JTSC_MAX_LAG & (JTSC_MAX_LAG - 1)) == 0);
 static_assert(JTSC_NR_PREDICTORS < 128);
+
+/* The index of the predictor of the @k-th difference, k >= 1. */
+static unsigned int jtsc_pred_diff(unsigned int k)
+{
+	return k == 1 ? 0 : JTSC_MAX_LAG + k - 1;
+}
 
 /**
  * jtsc_ladder_pick() - The step of the credit ladder an estimate allows
@@ -167,9 +255,10 @@ EXPORT_SYMBOL_IF_KUNIT(jtsc_ladder_pick);
  *     quartic or quintic ramp makes the k = 2, 3 or 4 one true, from the
  *     (k + 2)-th sample on; the k = 1 one is the stuck test of jent_stuck()
  *     in crypto/jitterentropy.c. Each guesses one value per sample, so a
- *     healthy source makes it right with probability at most 2^-H. Predictor L, for L = 1..64, guesses that
- *     a sample repeats the one L samples back, which a periodic delta
- *     stream of period up to 64, an alternating one included, makes true.
+ *     healthy source makes it right with probability at most 2^-H.
+ *     Predictor L, for L = 1..64, guesses that a sample repeats the one L
+ *     samples back, which a periodic delta stream of period up to 64, an
+ *     alternating one included, makes true.
  *     A run of hits of any predictor, and its hits over a window of
  *     JTSC_PRED_WINDOW samples, have cutoffs derived from the credit as
  *     the RCT's and the APT's are. Longer periods, and anything else a
@@ -319,9 +408,9 @@ enum jtsc_health_result jtsc_health_sample(struct jtsc_health *h, u8 sample)
 		 * each deterministic counter makes one predictor run.
 		 */
 		if (h->seen > k && diff == h->diff[k - 1] && (k == 1 || diff))
-			res = max(res, jtsc_predictor_hit(h, JTSC_PRED_DIFF(k)));
+			res = max(res, jtsc_predictor_hit(h, jtsc_pred_diff(k)));
 		else
-			h->run[JTSC_PRED_DIFF(k)] = 0;
+			h->run[jtsc_pred_diff(k)] = 0;
 		next = diff - h->diff[k - 1];
 		h->diff[k - 1] = diff;
 		diff = next;

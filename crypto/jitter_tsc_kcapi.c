@@ -163,17 +163,6 @@ enum {
 static_assert(JTSC_BATCH % JTSC_MAX_SAMPLES_PER_WORD == 0);
 static_assert(JTSC_STARTUP_SAMPLES % JTSC_BATCH == 0);
 static_assert(JTSC_PRED_WINDOW % JTSC_BATCH == 0);
-/*
- * A block or a pull, a predictor window of pending words and the words
- * held back at its end (a run and the last JTSC_MAX_LAG samples, see
- * jtsc_release()) fit in the pool together, at every step of the ladder.
- */
-#define JTSC_POOL_CHECK(c, spw, apt, apt_perm, hits, hits_perm)			\
-	static_assert(MAX(DIV_ROUND_UP(JTSC_BLOCK_CREDIT, (c) * (spw)), JTSC_PULL_MAX_WORDS) +	\
-		      JTSC_PRED_WINDOW / (spw) +						\
-		      DIV_ROUND_UP(JTSC_RUN_CUTOFF(JTSC_PRED_PERM_ALPHA_LOG2, c) + JTSC_MAX_LAG,	\
-				   spw) <= JTSC_POOL_WORDS);
-JTSC_LADDER(JTSC_POOL_CHECK)
 
 /*********************************************************************
  *
@@ -464,10 +453,16 @@ static unsigned int jtsc_cache_kib(void)
 #endif
 }
 
-/* An estimate in 2^-32 bit as "bits.thousandths", for the log. */
-#define JTSC_EST_FMT		"%llu.%03llu"
-#define JTSC_EST_ARG(h)		(h) >> JTSC_EST_SHIFT, \
-				(((h) & (JTSC_EST_ONE - 1)) * 1000) >> JTSC_EST_SHIFT
+/* An estimate in 2^-32 bit as "%llu.%03llu" of these two, for the log. */
+static u64 jtsc_est_bits(u64 h)
+{
+	return h >> JTSC_EST_SHIFT;
+}
+
+static u64 jtsc_est_thousandths(u64 h)
+{
+	return ((h & (JTSC_EST_ONE - 1)) * 1000) >> JTSC_EST_SHIFT;
+}
 
 /*
  * Take the ladder step @step for @src on @rng, or a lower one if another
@@ -487,8 +482,8 @@ static unsigned int jtsc_take_step(struct jtsc_rng *rng, enum jtsc_source src, i
 			return old;
 	} while (!atomic_try_cmpxchg(lowest, &old, step));
 
-	pr_info("%s collector: " JTSC_EST_FMT " bit per sample (%s, %u samples), credit %u/256 bit, buffer %u KiB, cache %u KiB\n",
-		jtsc_collectors[src].name, JTSC_EST_ARG(e->h_min),
+	pr_info("%s collector: %llu.%03llu bit per sample (%s, %u samples), credit %u/256 bit, buffer %u KiB, cache %u KiB\n",
+		jtsc_collectors[src].name, jtsc_est_bits(e->h_min), jtsc_est_thousandths(e->h_min),
 		jtsc_estimator_name[e->which], e->samples, jtsc_ladder[step].credit,
 		src == JTSC_SRC_SPEC ? (unsigned int)(JTSC_SPEC_MEM_SIZE >> 10) : 0,
 		jtsc_cache_kib());
@@ -532,8 +527,9 @@ static int jtsc_verify(struct jtsc_rng *rng, enum jtsc_source src, const char **
 	step = jtsc_ladder_pick(&e);
 	if (step < 0) {
 		rng->stats[src].refused++;
-		pr_info("%s collector: " JTSC_EST_FMT " bit per sample (%s, %u samples), under %u times the floor of %u/256 bit\n",
-			jtsc_collectors[src].name, JTSC_EST_ARG(e.h_min),
+		pr_info("%s collector: %llu.%03llu bit per sample (%s, %u samples), under %u times the floor of %u/256 bit\n",
+			jtsc_collectors[src].name, jtsc_est_bits(e.h_min),
+			jtsc_est_thousandths(e.h_min),
 			jtsc_estimator_name[e.which], e.samples, JTSC_EST_MARGIN,
 			jtsc_ladder[0].credit);
 		*why = "runtime estimate below the floor";
@@ -1245,7 +1241,8 @@ static int jtsc_stats_show(struct seq_file *m, void *v)
 	jtsc_stats_add(sum, &jtsc_global);
 	for (i = 0; i < g->nr_shards; i++)
 		jtsc_stats_add(sum, g->shards[i]);
-	seq_printf(m, "active %s\n", alive < JTSC_NR_SOURCES ? jtsc_collectors[alive].name : "none");
+	seq_printf(m, "active %s\n",
+		   alive < JTSC_NR_SOURCES ? jtsc_collectors[alive].name : "none");
 	seq_printf(m, "failed %d\n", alive == JTSC_NR_SOURCES);
 	seq_printf(m, "shards %u\n", g->nr_shards);
 	for (src = 0; src < JTSC_NR_SOURCES; src++) {

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """mutants.py - what the KUnit cases of jitter_tsc catch, shown by mutation.
 
-Each mutant below is a small change to crypto/jitter_tsc.c of the kind of
-bug a case is there to catch. For each, a hard-linked copy of build/linux
+Each mutant below is a small change to crypto/jitter_tsc_kcapi.c or
+crypto/jitter_tsc_core.c of the kind of bug a case is there to catch. For each, a hard-linked copy of build/linux
 (build/mutants/linux, the mutated file written anew so that build/linux is
 never touched) is built with kunit.py and the named cases are run; the
 mutant is killed when the build succeeds and at least one of those cases
@@ -10,8 +10,8 @@ fails. The unmutated tree runs first and must pass the same cases. Exits
 non-zero if the baseline fails or a mutant survives.
 
 Usage: mutants.py [NAME...]   (default: all; `make mutants`)
-Needs `make tree` first. Each mutant rebuilds crypto/jitter_tsc.o and
-relinks (ccache keeps the rest); about two minutes each under TCG here.
+Needs `make tree` first. Each mutant rebuilds one object of
+crypto/jitter_tsc.o and relinks (ccache keeps the rest); about two minutes each under TCG here.
 """
 import os
 import re
@@ -26,32 +26,44 @@ SRC = os.path.join(BUILD, 'mutants', 'linux')
 OBJ = os.path.join(BUILD, 'mutants', 'obj-kunit')
 OUT = os.path.join(ROOT, 'out', 'mutants')
 LOCK = '/tmp/jtsc-build.lock'
-FILE = 'crypto/jitter_tsc.c'
+KCAPI = 'crypto/jitter_tsc_kcapi.c'
+CORE = 'crypto/jitter_tsc_core.c'
 
 MUTANTS = [
     {
         'name': 'credit-doubled',
         'what': 'every pull and block credited twice what its words carry',
         'cases': ['jtsc_credit_pinned_test'],
-        'old': 'return words * jtsc_word_credit(src);',
-        'new': 'return 2 * words * jtsc_word_credit(src);',
+        'file': KCAPI,
+        'old': 'return words * jtsc_word_credit(rng, rng->active);',
+        'new': 'return 2 * words * jtsc_word_credit(rng, rng->active);',
     },
     {
         'name': 'block-words-before-start',
-        'what': 'the words of a block counted for the collector active before '
-                'the shard (re)started one: a timer block of 26 words (104 bits)',
-        'cases': ['jtsc_credit_pinned_test', 'jtsc_failover_test'],
+        'what': 'the words of a block counted at the step of the collector '
+                'active before the shard (re)started one: after a failover, '
+                'a timer block of 22 words (88 bits) at the speculative step',
+        'cases': ['jtsc_failover_test'],
+        'file': KCAPI,
         'old': '\t\tret = jtsc_ready(rng);\n'
-               '\t\t/* After jtsc_ready(): what a word carries is its collector\'s. */\n'
-               '\t\twords = DIV_ROUND_UP(JTSC_BLOCK_CREDIT, jtsc_word_credit(rng->active));\n',
-        'new': '\t\twords = DIV_ROUND_UP(JTSC_BLOCK_CREDIT, jtsc_word_credit(rng->active));\n'
-               '\t\tret = jtsc_ready(rng);\n',
+               '\t\t/*\n'
+               '\t\t * After jtsc_ready(): what a word carries is that of the\n'
+               '\t\t * collector it readied, at the step it chose.\n'
+               '\t\t */\n'
+               '\t\tif (!ret) {\n'
+               '\t\t\twords = DIV_ROUND_UP(JTSC_BLOCK_CREDIT, jtsc_word_credit(rng, rng->active));\n',
+        'new': '\t\tif (rng->health[rng->active].params)\n'
+               '\t\t\twords = DIV_ROUND_UP(JTSC_BLOCK_CREDIT, jtsc_word_credit(rng, rng->active));\n'
+               '\t\tret = jtsc_ready(rng);\n'
+               '\t\tif (!ret) {\n'
+               '\t\t\twords = words ?: DIV_ROUND_UP(JTSC_BLOCK_CREDIT, jtsc_word_credit(rng, rng->active));\n',
     },
     {
         'name': 'pending-dropped',
         'what': 'words made but not yet released are lost when tested words '
                 'are taken, instead of carried to the next call',
         'cases': ['jtsc_interleave_test'],
+        'file': KCAPI,
         'old': 'unsigned int left = rng->tested - words + rng->pending;',
         'new': 'unsigned int left = rng->tested - words;',
     },
@@ -60,6 +72,7 @@ MUTANTS = [
         'what': 'a permanent failure ends all output although the timer '
                 'collector is left (the behaviour before failover)',
         'cases': ['jtsc_failover_test', 'jtsc_crypto_failover_test'],
+        'file': KCAPI,
         'old': '\tnext = jtsc_first_alive(g);\n',
         'new': '\tnext = JTSC_NR_SOURCES;\n',
     },
@@ -68,6 +81,7 @@ MUTANTS = [
         'what': 'an instance keeps serving a collector that another instance '
                 'found dead',
         'cases': ['jtsc_failover_test'],
+        'file': KCAPI,
         'old': 'if (likely(rng->started && !test_bit(rng->active, &rng->group->dead)))',
         'new': 'if (likely(rng->started))',
     },
@@ -77,6 +91,7 @@ MUTANTS = [
                 'block starts, not after each batch: a block is still filled '
                 'from a collector another instance found dead',
         'cases': ['jtsc_failover_midfill_test'],
+        'file': KCAPI,
         'old': '\t\tret = jtsc_add_words(rng);\n'
                '\t\tif (!ret)\n'
                '\t\t\tret = jtsc_ready(rng);\n',
@@ -88,9 +103,10 @@ MUTANTS = [
                 'words dropped under another: two readers of one shard can '
                 'be given the same block, each reader\'s own blocks still differ',
         'cases': ['jtsc_crypto_threads_test'],
+        'file': KCAPI,
         'old': '\t\tif (!ret) {\n'
                '\t\t\tsha256((const u8 *)rng->pool, words * sizeof(rng->pool[0]), block);\n'
-               '\t\t\tjtsc_consume(rng, words, jtsc_credit(rng->active, words));\n'
+               '\t\t\tjtsc_consume(rng, words, jtsc_credit(rng, words));\n'
                '\t\t}\n'
                '\t\tmutex_unlock(&rng->lock);\n',
         'new': '\t\tif (!ret)\n'
@@ -100,9 +116,45 @@ MUTANTS = [
                '\t\t\tschedule_timeout_uninterruptible(1);\n'
                '\t\t\tmutex_lock(&rng->lock);\n'
                '\t\t\twords = min(words, rng->tested);\n'
-               '\t\t\tjtsc_consume(rng, words, jtsc_credit(rng->active, words));\n'
+               '\t\t\tjtsc_consume(rng, words, jtsc_credit(rng, words));\n'
                '\t\t\tmutex_unlock(&rng->lock);\n'
                '\t\t}\n',
+    },
+    {
+        'name': 'estimate-ignored',
+        'what': 'every startup test credits the ceiling, whatever its '
+                'samples\' estimate (a compile-time credit, again)',
+        'cases': ['jtsc_known_entropy_test'],
+        'file': KCAPI,
+        'old': '\tstep = jtsc_ladder_pick(&e);\n',
+        'new': '\tstep = e.h_min ? jtsc_ladder_steps - 1 : -1;\n',
+    },
+    {
+        'name': 'lower-step-ignored',
+        'what': 'an instance takes the step of its own estimate although '
+                'another instance\'s lower estimate set a lower one',
+        'cases': ['jtsc_credit_pinned_test'],
+        'file': KCAPI,
+        'old': '\t\tif (old <= step)\n\t\t\treturn old;\n',
+        'new': '\t\tif (old <= step)\n\t\t\treturn step;\n',
+    },
+    {
+        'name': 'no-new-estimate',
+        'what': 'after an intermittent failure the collector goes on without '
+                'a new startup test and estimate of fresh samples',
+        'cases': ['jtsc_straddle_test'],
+        'file': KCAPI,
+        'old': '\t\trng->started = false;\n\t\trng->restart = true;\n',
+        'new': '\t\trng->restart = true;\n',
+    },
+    {
+        'name': 'higher-differences-off',
+        'what': 'only the first difference is predicted: a cubic or quartic '
+                'counter passes the health tests',
+        'cases': ['jtsc_det_health_test'],
+        'file': CORE,
+        'old': '\tfor (k = 1; k <= JTSC_NR_DIFF; k++) {\n',
+        'new': '\tfor (k = 1; k <= 1; k++) {\n',
     },
 ]
 
@@ -111,12 +163,12 @@ def die(msg):
     sys.exit('mutants: error: ' + msg)
 
 
-def lay(text):
-    """build/mutants/linux: build/linux hard-linked, FILE written anew as @text."""
+def lay(rel, text):
+    """build/mutants/linux: build/linux hard-linked, @rel written anew as @text."""
     if not os.path.isdir(SRC):
         os.makedirs(os.path.dirname(SRC), exist_ok=True)
         subprocess.run(['cp', '-al', LINUX, SRC], check=True)
-    path = os.path.join(SRC, FILE)
+    path = os.path.join(SRC, rel)
     old = None
     if os.path.exists(path):
         with open(path) as f:
@@ -173,27 +225,30 @@ def failed_cases(log):
 def main():
     if not os.path.isfile(os.path.join(LINUX, '.jtsc-base')):
         die("no build/linux: run 'make tree' first")
-    with open(os.path.join(LINUX, FILE)) as f:
-        base = f.read()
+    base = {}
+    for rel in (KCAPI, CORE):
+        with open(os.path.join(LINUX, rel)) as f:
+            base[rel] = f.read()
     names = sys.argv[1:] or [m['name'] for m in MUTANTS]
     chosen = [m for m in MUTANTS if m['name'] in names]
     if len(chosen) != len(names):
         die('unknown mutant; known: ' + ' '.join(m['name'] for m in MUTANTS))
     for m in chosen:
-        if base.count(m['old']) != 1:
-            die(m['name'] + ': the code it mutates is not in ' + FILE + ' once')
+        if base[m['file']].count(m['old']) != 1:
+            die(m['name'] + ': the code it mutates is not in ' + m['file'] + ' once')
 
     # The link copy is laid anew, so that it is build/linux as it is now.
     shutil.rmtree(SRC, ignore_errors=True)
     cases = sorted({c for m in chosen for c in m['cases']})
-    lay(base)
+    for rel in base:
+        lay(rel, base[rel])
     built, passed, failed, _, logs = run('baseline', cases)
     base_ok = built and passed > 0 and failed == 0
     print('%-26s %s: %d rows passed, %d failed, of %s' %
           ('baseline', 'ok' if base_ok else 'FAILED', passed, failed, ', '.join(cases)))
     killed = 0
     for m in chosen:
-        lay(base.replace(m['old'], m['new']))
+        lay(m['file'], base[m['file']].replace(m['old'], m['new']))
         built, passed, failed, bad, logs = run(m['name'], m['cases'])
         dead = built and failed > 0
         killed += dead
@@ -201,7 +256,9 @@ def main():
                                 'SURVIVED' if built else 'BUILD OR RUN FAILED', m['what']))
         print('%-26s   by %s (%d of %d rows failed; %s)' %
               ('', ', '.join(bad) or '-', failed, passed + failed, ' '.join(logs)))
-    lay(base)
+        lay(m['file'], base[m['file']])
+    for rel in base:
+        lay(rel, base[rel])
     print('mutants: %d of %d killed, baseline %s' %
           (killed, len(chosen), 'passed' if base_ok else 'FAILED'))
     return 0 if base_ok and killed == len(chosen) else 1

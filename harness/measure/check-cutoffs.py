@@ -1,17 +1,17 @@
 #!/usr/bin/env python3
 """check-cutoffs.py - recompute every step of jitter_tsc's credit ladder from SP 800-90B.
 
-Parses the JTSC_LADDER(X) rows of include/crypto/internal/jitter_tsc_core.h
-(credit in 1/256 bit, samples per word, the APT and predictor-hits cutoffs)
-and the enum constants there (windows, alphas, the word limits), recomputes
+Parses the jtsc_ladder[] initialiser of crypto/jitter_tsc_core.c (credit in
+1/256 bit, samples per word, every cutoff) and the enum constants of
+include/crypto/internal/jitter_tsc_core.h (windows, alphas, the word
+limits), recomputes
   RCT   C = 1 + ceil(-log2(alpha) / H)                   (90B 4.4.1)
   APT   C = 1 + CRITBINOM(W, 2^-H, 1 - alpha), W = 512   (90B 4.4.2)
   run   a predictor's run of hits: the RCT formula at alpha / 128
   hits  a predictor's hits in its window: the APT formula at alpha / 128
 with H = credit / 256 bit per raw sample, alpha = 2^-30 (intermittent) and
 2^-60 (permanent), exactly (integers and 120-digit decimals, never 1 - 2^-60
-in doubles), checks the macro JTSC_RUN_CUTOFF() the rows use for the RCT and
-run cutoffs against the same formula, and checks that each step's samples
+in doubles), and checks that each step's samples
 per word is the largest power of two up to JTSC_MAX_SAMPLES_PER_WORD that
 keeps a word within JTSC_MAX_WORD_CREDIT, and that credits ascend.
 Prints one aligned line per check; exits 1 naming every mismatch. Whether a
@@ -114,25 +114,32 @@ class Evaluator:
         return v if isinstance(v, int) else None
 
 
-def parse_params(path):
-    """The ladder rows of @path, each a dict, and the evaluator of its constants."""
+def parse_params(path, header=None):
+    """The ladder rows of @path (its jtsc_ladder[] initialiser), each a dict, and
+    the evaluator of its constants and those of @header (default: the core's
+    header, when @path is the core itself)."""
     text = open(path).read()
+    if header is None and os.path.basename(path) == "jitter_tsc_core.c":
+        header = os.path.join(os.path.dirname(path), "..", "include", "crypto", "internal",
+                              "jitter_tsc_core.h")
+    if header:
+        text = open(header).read() + "\n" + text
     ev = Evaluator(text)
-    body = strip_comments(text.replace("\\\n", " "))
-    m = re.search(r"#\s*define\s+JTSC_LADDER\(X\)(.*?)(?:\n\s*\n|\n#|$)", body, re.S)
+    body = strip_comments(text)
+    m = re.search(r"jtsc_ladder\s*\[[^\]]*\]\s*=\s*\{(.*?)\n\};", body, re.S)
     if not m:
-        sys.exit("check-cutoffs: no JTSC_LADDER(X) in %s" % path)
+        sys.exit("check-cutoffs: no jtsc_ladder[] initialiser in %s" % path)
     rows = []
-    for r in re.finditer(r"\bX\(([^)]*)\)", m.group(1)):
-        vals = [ev.value(v) for v in split_top(r.group(1))]
-        if len(vals) != 6 or None in vals:
-            sys.exit("check-cutoffs: cannot read the row X(%s)" % r.group(1))
-        credit, spw, apt, apt_perm, hits, hits_perm = vals
-        rows.append({"credit": credit, "samples_per_word": spw,
-                     "apt_cutoff": apt, "apt_perm_cutoff": apt_perm,
-                     "hits_cutoff": hits, "hits_perm_cutoff": hits_perm})
+    for blk in re.finditer(r"\{(.*?)\}", m.group(1), re.S):
+        fields = {}
+        for f in re.finditer(r"\.(\w+)\s*=\s*([^,]+?)\s*(?:,|$)", blk.group(1), re.S):
+            v = ev.value(f.group(2))
+            if v is None:
+                sys.exit("check-cutoffs: cannot evaluate .%s = %s" % (f.group(1), f.group(2)))
+            fields[f.group(1)] = v
+        rows.append(fields)
     if not rows:
-        sys.exit("check-cutoffs: JTSC_LADDER(X) has no rows")
+        sys.exit("check-cutoffs: jtsc_ladder[] has no rows")
     return rows, ev
 
 
@@ -159,8 +166,7 @@ def apt_cutoff(window, credit, alpha_log2):
 def main():
     top = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
     ap = argparse.ArgumentParser(description="recompute jitter_tsc's credit ladder")
-    ap.add_argument("--source", default=os.path.join(top, "include", "crypto", "internal",
-                                                     "jitter_tsc_core.h"))
+    ap.add_argument("--source", default=os.path.join(top, "crypto", "jitter_tsc_core.c"))
     ap.add_argument("--params", action="store_true",
                     help="only print 'step N credit C spw S' lines and 'oversample N', "
                          "'margin M' (for bench.sh and soak.sh)")
@@ -184,7 +190,6 @@ def main():
         sys.exit("check-cutoffs: %s lacks %s" % (args.source, ", ".join(missing)))
     if (env["JTSC_ALPHA_LOG2"], env["JTSC_PERM_ALPHA_LOG2"]) != (30, 60):
         sys.exit("check-cutoffs: the alphas are not 2^-30 and 2^-60")
-    run_macro = env.get("JTSC_RUN_CUTOFF")
     bad = []
     print("%-8s %-18s %8s %8s  %s" % ("credit", "constant", "in code", "90B", "result"))
 
@@ -208,14 +213,14 @@ def main():
         check(who, "samples_per_word", r["samples_per_word"], spw)
         for pre, alog in ALPHA_LOG2.items():
             plog = alog + PRED_EXTRA_LOG2
-            if callable(run_macro):
-                check(who, "rct_%scutoff" % pre, run_macro(alog, credit), rct_cutoff(credit, alog))
-                check(who, "run_%scutoff" % pre, run_macro(plog, credit), rct_cutoff(credit, plog))
-            else:
-                bad.append("JTSC_RUN_CUTOFF() not found or not evaluable")
-            check(who, "apt_%scutoff" % pre, r["apt_%scutoff" % pre],
+            for name in ("rct", "run", "apt", "hits"):
+                if not isinstance(r.get("%s_%scutoff" % (name, pre)), int):
+                    bad.append("%s: no %s_%scutoff" % (who, name, pre))
+            check(who, "rct_%scutoff" % pre, r.get("rct_%scutoff" % pre), rct_cutoff(credit, alog))
+            check(who, "run_%scutoff" % pre, r.get("run_%scutoff" % pre), rct_cutoff(credit, plog))
+            check(who, "apt_%scutoff" % pre, r.get("apt_%scutoff" % pre),
                   apt_cutoff(env["JTSC_APT_WINDOW"], credit, alog))
-            check(who, "hits_%scutoff" % pre, r["hits_%scutoff" % pre],
+            check(who, "hits_%scutoff" % pre, r.get("hits_%scutoff" % pre),
                   apt_cutoff(env["JTSC_PRED_WINDOW"], credit, plog))
     if bad:
         for b in bad:

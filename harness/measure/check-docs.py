@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """check-docs.py - the figures the prose quotes agree with the code.
 
-Reads the credit ladder (credits, samples per word, cutoffs) and the
-margin from include/crypto/internal/jitter_tsc_core.h (check-cutoffs.py's
+Reads the credit ladder (credits, samples per word, cutoffs) of
+crypto/jitter_tsc_core.c and the margin from its header (check-cutoffs.py's
 parser) and JITTER_TSC_PULL_MAX from include/crypto/jitter_tsc.h, then
 checks the documentation, the changelogs, the cover letter, the Kconfig
 help and the code comments:
@@ -41,7 +41,7 @@ PROSE += sorted("series/" + f for f in os.listdir(SERIES)
 spec = importlib.util.spec_from_file_location("cc", os.path.join(HERE, "check-cutoffs.py"))
 cc = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(cc)
-rows, ev = cc.parse_params(os.path.join(ROOT, "include/crypto/internal/jitter_tsc_core.h"))
+rows, ev = cc.parse_params(os.path.join(ROOT, "crypto/jitter_tsc_core.c"))
 margin = ev.env.get("JTSC_EST_MARGIN")
 credits = {p["credit"] for p in rows}
 for p in rows:

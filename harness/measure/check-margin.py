@@ -21,8 +21,8 @@ the same source. This checks that rule against:
      from the worst window must be at most half the true min-entropy, and
      a source whose half is below the floor must be refused.
 
-The ladder and the margin are read from include/crypto/internal/
-jitter_tsc_core.h. Prints one aligned line per source; exits 1 naming every
+The ladder and the margin are read from crypto/jitter_tsc_core.c and its
+header. Prints one aligned line per source; exits 1 naming every
 failure, and if margin-results lacks the host quiet, host loaded or TCG
 guest rows of either collector.
 
@@ -47,8 +47,7 @@ REQUIRED = ("host.spec", "host_loaded.spec", "guest.spec", "guest.timer")
 
 
 def ladder():
-    rows, ev = cc.parse_params(os.path.join(TOP, "include", "crypto", "internal",
-                                            "jitter_tsc_core.h"))
+    rows, ev = cc.parse_params(os.path.join(TOP, "crypto", "jitter_tsc_core.c"))
     margin = ev.env.get("JTSC_EST_MARGIN")
     window = ev.env.get("JTSC_STARTUP_SAMPLES")
     if not isinstance(margin, int) or not isinstance(window, int):

@@ -365,6 +365,22 @@ static void jtsc_params_test(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, p->samples_per_word % sizeof(u64), 0U);
 		KUNIT_EXPECT_EQ(test, JTSC_TEST_PRED_WINDOW % p->samples_per_word, 0U);
 		KUNIT_EXPECT_EQ(test, JTSC_BATCH % p->samples_per_word, 0U);
+		/* A run that starts in the startup test's first window ends in it. */
+		KUNIT_EXPECT_LE(test, JTSC_TEST_PRED_WINDOW + JTSC_MAX_LAG + p->run_cutoff,
+				JTSC_TEST_STARTUP);
+		KUNIT_EXPECT_LE(test, p->run_perm_cutoff, U16_MAX);
+		/*
+		 * A block or a pull, a window of pending words and the words
+		 * held back at its end fit in the pool together.
+		 */
+		KUNIT_EXPECT_LE_MSG(test,
+				    max(DIV_ROUND_UP(JTSC_TEST_BLOCK_CREDIT,
+						     p->credit * p->samples_per_word),
+					JITTER_TSC_PULL_MAX / 8) +
+				    JTSC_TEST_PRED_WINDOW / p->samples_per_word +
+				    DIV_ROUND_UP(p->run_perm_cutoff + JTSC_MAX_LAG,
+						 p->samples_per_word),
+				    JTSC_POOL_WORDS, "credit %u", p->credit);
 	}
 }
 

@@ -77,13 +77,12 @@ enum {
  * JTSC_MAX_LAG, guesses that a sample repeats the one L samples back;
  * predictor 0 and the JTSC_NR_DIFF - 1 after the lags guess that the k-th
  * difference of the samples, k = 1 .. JTSC_NR_DIFF, repeats the last one,
- * as it does for a counter whose (k + 1)-th difference is constant.
+ * as it does for a counter whose (k + 1)-th difference is constant: the
+ * first difference's is predictor 0, the k-th's JTSC_MAX_LAG + k - 1.
  */
 #define JTSC_MAX_LAG		64
 #define JTSC_NR_DIFF		4
 #define JTSC_NR_PREDICTORS	(JTSC_MAX_LAG + JTSC_NR_DIFF)
-/* The index of the predictor of the @k-th difference, k >= 1. */
-#define JTSC_PRED_DIFF(k)	((k) == 1 ? 0 : JTSC_MAX_LAG + (k) - 1)
 
 /**
  * enum jtsc_health_result - Verdict of the health tests
@@ -165,36 +164,6 @@ struct jtsc_health {
 	u16 run[JTSC_NR_PREDICTORS];
 	u16 hits[JTSC_NR_PREDICTORS];
 };
-
-/* SP 800-90B 4.4.1: C = 1 + ceil(-log2(alpha) / H), H = credit / 256. */
-#define JTSC_RUN_CUTOFF(log2_alpha, credit) \
-	(1 + DIV_ROUND_UP((log2_alpha) << JTSC_ENTROPY_SHIFT, (credit)))
-
-/*
- * X(credit, samples per word, APT cutoffs, predictor hits cutoffs).
- * SP 800-90B 4.4.2: C = 1 + CRITBINOM(W, 2^-H, 1 - alpha), the smallest
- * count whose binomial CDF reaches 1 - alpha, for the APT (W = 512,
- * alpha = 2^-30 and 2^-60) and the predictors' hits (W = 4096, alpha /
- * 128). The binomial quantile has no closed form: these values are
- * computed exactly by harness/measure/check-cutoffs.py, which make check
- * runs. A cutoff of W + 1 means the test cannot fail at that credit; the
- * RCT and the predictor runs still can.
- */
-#define JTSC_LADDER(X)				\
-	X(2,   512, 513, 513, 4097, 4097)	\
-	X(3,   512, 513, 513, 4094, 4097)	\
-	X(4,   512, 513, 513, 4089, 4097)	\
-	X(6,   512, 513, 513, 4077, 4090)	\
-	X(8,   512, 513, 513, 4064, 4080)	\
-	X(12,  512, 513, 513, 4035, 4056)	\
-	X(16,  512, 512, 513, 4003, 4029)	\
-	X(24,  256, 508, 513, 3937, 3970)	\
-	X(32,  256, 502, 512, 3870, 3909)	\
-	X(48,  128, 490, 504, 3733, 3781)	\
-	X(64,  128, 477, 494, 3598, 3653)	\
-	X(96,   64, 449, 471, 3337, 3401)	\
-	X(128,  64, 422, 447, 3091, 3162)	\
-	X(192,  32, 371, 399, 2647, 2726)
 
 /*
  * The credit ladder: the per-sample credits a collector can be given, in
