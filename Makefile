@@ -11,7 +11,7 @@ help:
 	@echo "make series  git format-patch of the series into out/series/"
 	@echo "make bench   the entropy benchmark (harness/bench/bench.sh)"
 	@echo "make soak    boot the guest 20 times (SOAK_BOOTS=N): no health-test failure"
-	@echo "make mutants mutations of crypto/jitter_tsc.c that the KUnit cases must kill"
+	@echo "make mutants mutations of the driver that the KUnit cases must kill"
 	@echo "make sync    bring edits made in build/linux back into the repo"
 	@echo "make tree    build/linux = pristine base + the series (incremental)"
 	@echo "make kernel  build the guest bzImage in build/obj-guest"

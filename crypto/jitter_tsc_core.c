@@ -33,7 +33,6 @@
 #include <linux/compiler.h>
 #include <linux/export.h>
 #include <linux/limits.h>
-#include <linux/math.h>
 #include <linux/minmax.h>
 #include <linux/string.h>
 #include <linux/unaligned.h>
@@ -276,7 +275,7 @@ EXPORT_SYMBOL_IF_KUNIT(jtsc_ladder_pick);
 /**
  * jtsc_health_init() - Start the health tests of one collector
  * @h: health-test state to initialise
- * @params: the collector's parameters
+ * @params: the ladder step whose cutoffs the tests use
  *
  * The state starts in the startup test: jtsc_health_started() is false
  * until JTSC_STARTUP_SAMPLES samples have passed.
@@ -487,7 +486,7 @@ EXPORT_SYMBOL_IF_KUNIT(jtsc_health_hold);
  * sit at bits 63, 60, 55, 30, 27 and 22. Each step injects one input bit
  * into the feedback, so every bit of every sample reaches the state. The
  * map from one 64-bit input to the state is linear and, for a fixed start
- * state, bijective. A pool word folds JTSC_*_SAMPLES_PER_WORD samples, as
+ * state, bijective. A pool word folds a step's samples_per_word samples, as
  * 64-bit inputs of eight samples, and carries at most JTSC_MAX_WORD_CREDIT: half
  * of what its 64 bits can hold, as margin for what a linear compression may
  * lose. Folding is not conditioning: the crypto_rng output is SHA-256 over

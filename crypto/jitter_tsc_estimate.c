@@ -46,13 +46,14 @@
  * helpers, so that 32-bit hosts need no libgcc. Estimates leave in Q32.32
  * (JTSC_EST_ONE is one bit).
  *
- * The time is O(n log n) on any input, periodic and constant ones included,
+ * The time is bounded on any input, periodic and constant ones included,
  * where the longest repeat is as long as the input: t-tuple and LRS read all
- * repeats off a suffix array (prefix doubling with radix sorts) and its LCP
- * intervals, MultiMCW rescans its alphabet only on ties, and lag handles its
- * 128 lags as bit sets.
+ * repeats off a suffix array (prefix doubling with radix sorts, O(n log n))
+ * and its LCP intervals, lag handles its 128 lags as bit sets (O(n)), and
+ * MultiMCW rescans its alphabet only on ties (O(n k) at worst, k <= 256).
  */
 
+#include <linux/bitops.h>
 #include <linux/bits.h>
 #include <linux/export.h>
 #include <linux/limits.h>
@@ -96,7 +97,8 @@ enum {
 
 /*
  * log2(x / 2^frac) in LG, computed to @bits fraction bits (at most LG_FRAC),
- * x > 0. The integer part is the position of the top bit; the fraction comes
+ * x > 0: every caller passes a nonzero count or probability, and x = 0 would
+ * give a finite, meaningless value. The integer part is the position of the top bit; the fraction comes
  * bit by bit from squaring the mantissa z in [1, 2): a square of 2 or more
  * makes the next bit 1 and is halved. Squares round down, by less than 2^-62
  * relative each, which lowers the result by less than 2^-60 in all, so the

@@ -80,6 +80,7 @@
 #include <linux/gcd.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
+#include <linux/processor.h>
 #include <linux/random.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
@@ -91,9 +92,6 @@
 #include <linux/uaccess.h>
 #include <linux/unaligned.h>
 
-#ifdef CONFIG_X86
-#include <asm/processor.h>
-#endif
 #ifdef CONFIG_X86_64
 #include <asm/tsc.h>
 #include <asm/tsc_jitter.h>
@@ -435,10 +433,16 @@ static u8 jtsc_boot_raw[JTSC_NR_SOURCES][JTSC_STARTUP_SAMPLES];
 static struct jtsc_group jtsc_group;
 static struct jtsc_rng jtsc_global;
 
+/*
+ * The samples of the first startup test of each collector on random.c's
+ * instance, before debugfs is set up; later ones are not kept.
+ */
 static void jtsc_capture_boot(struct jtsc_rng *rng, enum jtsc_source src, const u8 *samples)
 {
 #ifdef CONFIG_CRYPTO_JITTER_TSC_DEBUGFS
-	if (rng == &jtsc_global)
+	static unsigned long captured;
+
+	if (rng == &jtsc_global && !test_and_set_bit(src, &captured))
 		memcpy(jtsc_boot_raw[src], samples, JTSC_STARTUP_SAMPLES);
 #endif
 }
@@ -665,6 +669,13 @@ static int __cold jtsc_failed(struct jtsc_rng *rng, enum jtsc_source src,
 	bool first;
 
 	jtsc_wipe(rng);
+	/*
+	 * The startup test runs again after each intermittent failure, which
+	 * resets the health tests' own count: count here the failures that
+	 * came without a predictor window released in between.
+	 */
+	if (res == JTSC_HEALTH_INTERMITTENT && ++rng->flaky >= JTSC_MAX_INTERMITTENT)
+		res = JTSC_HEALTH_PERMANENT;
 	if (res == JTSC_HEALTH_INTERMITTENT) {
 		rng->stats[src].intermittent++;
 		pr_warn_ratelimited("%s collector: intermittent health-test failure, data discarded\n",
@@ -709,6 +720,7 @@ static void jtsc_release(struct jtsc_rng *rng, const struct jtsc_health *h)
 	held = min(held, rng->pending);
 	rng->tested += rng->pending - held;
 	rng->pending = held;
+	rng->flaky = 0;
 }
 
 /*
@@ -780,6 +792,24 @@ static int jtsc_ready(struct jtsc_rng *rng)
 }
 
 /*
+ * jtsc_ready() at the start of a block or a pull. If another instance's
+ * estimate of rng->active has set a lower step than the one @rng credits,
+ * @rng drops what it made at its step and runs its startup test again
+ * first, so that a lower estimate reaches every instance by its next
+ * request. Words already handed out keep the credit they were given.
+ */
+static int jtsc_ready_request(struct jtsc_rng *rng)
+{
+	const struct jtsc_health *h = &rng->health[rng->active];
+
+	lockdep_assert_held(&rng->lock);
+	if (rng->started &&
+	    h->params - jtsc_ladder > atomic_read(&rng->group->step[rng->active]))
+		rng->started = false;
+	return jtsc_ready(rng);
+}
+
+/*
  * Collect until @words tested words of rng->active, which jtsc_ready() has
  * readied, are in the pool. The group is asked again after each batch:
  * once another instance has found the collector dead, not one more word of
@@ -817,7 +847,8 @@ static void jtsc_consume(struct jtsc_rng *rng, unsigned int words, unsigned int 
  *
  * Each block of JTSC_BLOCK_SIZE bytes is SHA-256 over the fewest tested pool
  * words that carry at least JTSC_OVERSAMPLE times its size in credited
- * entropy (512 bits from 128 timer words, 520 from 26 speculative ones).
+ * entropy at the active collector's step (512 bits from 128 words of 4
+ * bits at the floor, 528 from 22 words of 24 bits at the ceiling).
  *
  * Context: Process context; sleeps.
  * Return: 0 on success; -EAGAIN after an intermittent health-test failure,
@@ -845,10 +876,10 @@ VISIBLE_IF_KUNIT int jtsc_rng_generate(struct jtsc_rng *rng, u8 *dst, unsigned i
 			ret = -EINTR;
 			break;
 		}
-		ret = jtsc_ready(rng);
+		ret = jtsc_ready_request(rng);
 		/*
-		 * After jtsc_ready(): what a word carries is that of the
-		 * collector it readied, at the step it chose.
+		 * After jtsc_ready_request(): what a word carries is that of
+		 * the collector it readied, at the step it chose.
 		 */
 		if (!ret) {
 			words = DIV_ROUND_UP(JTSC_BLOCK_CREDIT, jtsc_word_credit(rng, rng->active));
@@ -903,7 +934,7 @@ VISIBLE_IF_KUNIT int jtsc_rng_pull(struct jtsc_rng *rng, void *buf, size_t len)
 	/* Like wait_for_random_bytes(), which it serves: a signal ends the wait. */
 	if (mutex_lock_interruptible(&rng->lock))
 		return -EINTR;
-	ret = jtsc_ready(rng);
+	ret = jtsc_ready_request(rng);
 	if (!ret)
 		ret = jtsc_fill(rng, words);
 	if (!ret) {
@@ -1219,7 +1250,8 @@ static void jtsc_stats_add(struct jtsc_stats *sum, struct jtsc_rng *rng)
 		sum[src].refused += rng->stats[src].refused;
 		/* The lowest of the instances' last estimates. */
 		if (rng->stats[src].estimates &&
-		    (!sum[src].h_min || rng->stats[src].h_min < sum[src].h_min)) {
+		    (sum[src].estimates == rng->stats[src].estimates ||
+		     rng->stats[src].h_min < sum[src].h_min)) {
 			sum[src].h_min = rng->stats[src].h_min;
 			sum[src].estimator = rng->stats[src].estimator;
 		}

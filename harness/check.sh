@@ -311,14 +311,16 @@ step_docs() {
 	echo "htmldocs: crypto/jitter_tsc.html built without warnings"
 	"$HARNESS/bench/readme-table.sh" check || fail "README.md does not show the latest make bench table"
 	python3 "$HARNESS/measure/check-docs.py" "$ROOT" ||
-		fail "figures in the docs, changelogs or comments disagree with crypto/jitter_tsc.c"
+		fail "figures in the docs, changelogs or comments disagree with the code"
 }
 
 step_cutoffs() {
 	# The measuring tools test themselves (estimators against sources of
-	# known entropy, check-cutoffs.py against right and wrong fixtures),
-	# then the cutoffs and credits in crypto/jitter_tsc.c are recomputed
-	# from SP 800-90B and harness/measure/results, and the KUnit tables
+	# known entropy and NIST's output, the kernel's own estimator against
+	# NIST's output, check-cutoffs.py against right and wrong fixtures),
+	# then every step of the credit ladder is recomputed from SP 800-90B,
+	# the margin of the runtime estimate is checked against every
+	# measurement in harness/measure/margin-results, and the KUnit tables
 	# are compared with the models that generated them.
 	local m=$HARNESS/measure/check.sh k=$HARNESS/kunit/check-lfsr-vectors.sh
 	[ -f "$m" ] && [ -f "$k" ] || fail "harness/measure/check.sh or harness/kunit/check-lfsr-vectors.sh is missing"

@@ -7,10 +7,10 @@
 # binomial CDF reaches 1 - alpha. jitter_tsc uses it twice: the Adaptive
 # Proportion Test (W = 512, alpha = 2^-30 and 2^-60) and the hits of each
 # determinism predictor in a window (W = 4096, alpha = 2^-37 and 2^-67, the
-# APT's alphas over 128 for 65 predictors). H = credit / 256 bit, credit as
+# APT's alphas over 128 for 68 predictors). H = credit / 256 bit, credit as
 # in struct jtsc_health_params. Computed with 100-digit decimal arithmetic,
 # each binomial term from the one above it, independently of
-# crypto/jitter_tsc.c. The output is pasted between the BEGIN/END markers
+# crypto/jitter_tsc_core.c. The output is pasted between the BEGIN/END markers
 # in the test; harness/kunit/check-lfsr-vectors.sh re-runs this and diffs.
 from decimal import Decimal, getcontext
 

@@ -45,16 +45,16 @@ MUTANTS = [
                 'a timer block of 22 words (88 bits) at the speculative step',
         'cases': ['jtsc_failover_test'],
         'file': KCAPI,
-        'old': '\t\tret = jtsc_ready(rng);\n'
+        'old': '\t\tret = jtsc_ready_request(rng);\n'
                '\t\t/*\n'
-               '\t\t * After jtsc_ready(): what a word carries is that of the\n'
-               '\t\t * collector it readied, at the step it chose.\n'
+               '\t\t * After jtsc_ready_request(): what a word carries is that of\n'
+               '\t\t * the collector it readied, at the step it chose.\n'
                '\t\t */\n'
                '\t\tif (!ret) {\n'
                '\t\t\twords = DIV_ROUND_UP(JTSC_BLOCK_CREDIT, jtsc_word_credit(rng, rng->active));\n',
         'new': '\t\tif (rng->health[rng->active].params)\n'
                '\t\t\twords = DIV_ROUND_UP(JTSC_BLOCK_CREDIT, jtsc_word_credit(rng, rng->active));\n'
-               '\t\tret = jtsc_ready(rng);\n'
+               '\t\tret = jtsc_ready_request(rng);\n'
                '\t\tif (!ret) {\n'
                '\t\t\twords = words ?: DIV_ROUND_UP(JTSC_BLOCK_CREDIT, jtsc_word_credit(rng, rng->active));\n',
     },
@@ -137,6 +137,17 @@ MUTANTS = [
         'file': KCAPI,
         'old': '\t\tif (old <= step)\n\t\t\treturn old;\n',
         'new': '\t\tif (old <= step)\n\t\t\treturn step;\n',
+    },
+    {
+        'name': 'lowered-step-late',
+        'what': 'a running instance keeps its step after another instance\'s '
+                'lower estimate lowered the group\'s, until its own restart',
+        'cases': ['jtsc_step_lowered_test'],
+        'file': KCAPI,
+        'old': '\tif (rng->started &&\n'
+               '\t    h->params - jtsc_ladder > atomic_read(&rng->group->step[rng->active]))\n'
+               '\t\trng->started = false;\n',
+        'new': '',
     },
     {
         'name': 'no-new-estimate',

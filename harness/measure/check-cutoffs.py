@@ -29,10 +29,8 @@ from decimal import Decimal, getcontext
 
 getcontext().prec = 120
 ALPHA_LOG2 = {"": 30, "perm_": 60}   # intermittent, permanent
-PRED_EXTRA_LOG2 = 7                   # 65 predictors, each at alpha / 128
+PRED_EXTRA_LOG2 = 7                   # 68 predictors, each at alpha / 128
 ENTROPY_SHIFT = 8                     # credit is in 1/256 bit
-# debugfs/collector name in jtsc_params[].name -> key in harness/measure/results
-RESULT_KEY = {"speculative": "spec", "spec": "spec", "timer": "timer"}
 
 
 def strip_comments(text):

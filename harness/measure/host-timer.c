@@ -2,7 +2,7 @@
 /*
  * host-timer - a user-space ANALOGUE of the jitter_tsc stack-timer collector.
  *
- * Not the kernel code: jtsc_timer_collect() (crypto/jitter_tsc.c) keeps a
+ * Not the kernel code: jtsc_timer_collect() (crypto/jitter_tsc_kcapi.c) keeps a
  * timer on its stack armed on another CPU to expire at the next tick and
  * calls schedule() in a loop, recording the cycle-counter advance over each
  * pass. Here a thread pinned to another CPU plays the timer: it wakes every

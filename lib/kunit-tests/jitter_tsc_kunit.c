@@ -51,8 +51,9 @@
 #include <linux/string.h>
 
 /*
- * Constants of crypto/jitter_tsc.c that its header does not export. The
- * constants case checks each against what the driver does.
+ * Constants of the core and of crypto/jitter_tsc_kcapi.c, written out
+ * rather than read back, so that a change to one of them fails the
+ * constants case until the suite changes with it.
  */
 #define JTSC_TEST_ENTROPY_SHIFT		8	/* credits count 1/256 bit */
 #define JTSC_TEST_APT_WINDOW		512
@@ -393,6 +394,13 @@ static void jtsc_constants_test(struct kunit *test)
 	u64 i = 0;
 
 	KUNIT_EXPECT_EQ(test, h->startup_left, JTSC_TEST_STARTUP);
+	KUNIT_EXPECT_EQ(test, JTSC_STARTUP_SAMPLES, JTSC_TEST_STARTUP);
+	KUNIT_EXPECT_EQ(test, JTSC_ALPHA_LOG2, JTSC_TEST_ALPHA_LOG2);
+	KUNIT_EXPECT_EQ(test, JTSC_PERM_ALPHA_LOG2, JTSC_TEST_PERM_ALPHA_LOG2);
+	KUNIT_EXPECT_EQ(test, JTSC_PRED_ALPHA_LOG2, JTSC_TEST_PRED_ALPHA_LOG2);
+	KUNIT_EXPECT_EQ(test, JTSC_PRED_PERM_ALPHA_LOG2, JTSC_TEST_PRED_PERM_ALPHA_LOG2);
+	KUNIT_EXPECT_EQ(test, JTSC_MAX_WORD_CREDIT, JTSC_TEST_MAX_WORD_CREDIT);
+	KUNIT_EXPECT_EQ(test, JTSC_MAX_INTERMITTENT, JTSC_TEST_MAX_INTERMITTENT);
 	for (n = 1; n <= 2 * JTSC_TEST_PRED_WINDOW; n++) {
 		KUNIT_ASSERT_EQ(test, jtsc_test_feed_good(h, JTSC_TEST_SEED, &i,
 							  1, &res), 1U);
@@ -1240,6 +1248,7 @@ enum jtsc_det_kind {
 	JTSC_DET_ALT,		/* @a, @b, @a, @b, ... */
 	JTSC_DET_CUBIC,		/* the step is @a + @b j^2: a cubic counter */
 	JTSC_DET_QUARTIC,	/* the step is @a + @b j^3: a quartic counter */
+	JTSC_DET_QUINTIC,	/* the step is @a + @b j^4: a quintic counter */
 };
 
 struct jtsc_det_case {
@@ -1294,6 +1303,7 @@ static const struct jtsc_det_case jtsc_det_cases[] = {
 	{ JTSC_DET_CUBIC, 93, 3, 0, "cubic counter: steps 93 + 3 j^2" },
 	{ JTSC_DET_QUARTIC, 40, 1, 0, "quartic counter: steps 40 + j^3" },
 	{ JTSC_DET_QUARTIC, 7, 5, 0, "quartic counter: steps 7 + 5 j^3" },
+	{ JTSC_DET_QUINTIC, 11, 1, 0, "quintic counter: steps 11 + j^4" },
 	{ JTSC_DET_ALT, 5, 9, 0, "alternating 5, 9" },
 	{ JTSC_DET_ALT, 0, 255, 0, "alternating 0, 255" },
 	{ JTSC_DET_ALT, 0, 128, 0, "alternating 0, 128" },
@@ -1315,6 +1325,8 @@ static u8 jtsc_det_sample(const struct jtsc_det_case *d, u64 j)
 		return d->a + d->b * (u8)j * (u8)j;
 	case JTSC_DET_QUARTIC:
 		return d->a + d->b * (u8)j * (u8)j * (u8)j;
+	case JTSC_DET_QUINTIC:
+		return d->a + d->b * (u8)j * (u8)j * (u8)j * (u8)j;
 	case JTSC_DET_PERIOD:
 		/* j is a u64: no 64-bit % on 32-bit kernels */
 		div_u64_rem(j, d->period, &phase);
@@ -1327,8 +1339,8 @@ static u8 jtsc_det_sample(const struct jtsc_det_case *d, u64 j)
 /*
  * Samples of @d before its pattern is whole: from then on some predictor
  * hits every sample (lag 1 for a constant, the stuck one for a ramp, the
- * second or third difference for a cubic or quartic counter, lag period
- * for a periodic stream).
+ * second, third or fourth difference for a cubic, quartic or quintic
+ * counter, lag period for a periodic stream).
  */
 static unsigned int jtsc_det_lead(const struct jtsc_det_case *d)
 {
@@ -1339,6 +1351,8 @@ static unsigned int jtsc_det_lead(const struct jtsc_det_case *d)
 		return 3;
 	case JTSC_DET_QUARTIC:
 		return 4;
+	case JTSC_DET_QUINTIC:
+		return 5;
 	case JTSC_DET_PERIOD:
 		return d->period;
 	default:
@@ -2293,6 +2307,104 @@ static void jtsc_known_entropy_test(struct kunit *test)
 		jtsc_rng_destroy(rng);
 		jtsc_group_destroy(g);
 	}
+}
+
+/*
+ * The estimator at the edges of its input: no sample, one, two, three,
+ * one short of and at MultiMCW's 4096, a constant and an alternating
+ * stream. Each estimate is between 0 and 8 bits or not applicable, and the
+ * minimum is the lowest of them.
+ */
+static void jtsc_estimate_edges_test(struct kunit *test)
+{
+	static const unsigned int sizes[] = { 0, 1, 2, 3, 4095, 4096, 4097 };
+	const unsigned int max_n = 4097;
+	u8 *s = kunit_kmalloc(test, max_n, GFP_KERNEL);
+	void *work = kunit_kmalloc(test, jtsc_estimate_work_size(max_n), GFP_KERNEL);
+	struct jtsc_estimate e;
+	unsigned int i, k, n;
+	u64 low;
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, s);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, work);
+	for (i = 0; i < max_n; i++)
+		s[i] = jtsc_test_byte(JTSC_TEST_SEED, i);
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+		n = sizes[i];
+		jtsc_estimate(s, n, work, &e);
+		KUNIT_EXPECT_EQ(test, e.samples, n);
+		low = 8 * JTSC_EST_ONE;
+		for (k = 0; k < JTSC_NR_ESTIMATORS; k++) {
+			if (e.h[k] == JTSC_EST_NONE)
+				continue;
+			KUNIT_EXPECT_LE_MSG(test, e.h[k], 8 * JTSC_EST_ONE, "%u samples, %s", n,
+					    jtsc_estimator_name[k]);
+			low = min(low, e.h[k]);
+		}
+		KUNIT_EXPECT_EQ_MSG(test, e.h_min, n < 2 ? 0 : low, "%u samples", n);
+		KUNIT_EXPECT_EQ_MSG(test, e.h[JTSC_EST_MULTI_MCW] == JTSC_EST_NONE, n < 4096,
+				    "%u samples", n);
+		/* Uniform bytes: the most common value says 4 bits and more from 4095 on. */
+		if (n >= 4095)
+			KUNIT_EXPECT_GT_MSG(test, e.h_min, 4 * JTSC_EST_ONE, "%u samples", n);
+	}
+	memset(s, 0x5a, max_n);
+	jtsc_estimate(s, max_n, work, &e);
+	KUNIT_EXPECT_EQ(test, e.h_min, 0ULL);
+	for (i = 0; i < max_n; i++)
+		s[i] = i & 1 ? 0 : 255;
+	jtsc_estimate(s, max_n, work, &e);
+	KUNIT_EXPECT_LT(test, e.h_min, JTSC_EST_ONE / 1000);
+	KUNIT_EXPECT_EQ(test, jtsc_ladder_pick(&e), -1);
+}
+
+/*
+ * The step picked for an estimate at and just under each step's
+ * credit times the margin, in the estimate's units of 2^-32 bit.
+ */
+static void jtsc_ladder_pick_test(struct kunit *test)
+{
+	struct jtsc_estimate e = {};
+	unsigned int i;
+	u64 need;
+
+	for (i = 0; i < jtsc_ladder_steps; i++) {
+		need = (u64)jtsc_ladder[i].credit * JTSC_EST_MARGIN <<
+		       (JTSC_EST_SHIFT - JTSC_TEST_ENTROPY_SHIFT);
+		e.h_min = need;
+		KUNIT_EXPECT_EQ_MSG(test, jtsc_ladder_pick(&e), (int)i, "at %u/256 x margin",
+				    jtsc_ladder[i].credit);
+		e.h_min = need - 1;
+		KUNIT_EXPECT_EQ_MSG(test, jtsc_ladder_pick(&e), (int)i - 1, "under %u/256 x margin",
+				    jtsc_ladder[i].credit);
+	}
+	e.h_min = 8 * JTSC_EST_ONE;
+	KUNIT_EXPECT_EQ(test, jtsc_ladder_pick(&e), (int)jtsc_ladder_steps - 1);
+}
+
+/*
+ * A lower step that another instance's estimate set reaches a running
+ * instance at its next request: it runs its startup test again and
+ * credits the lower step from then on.
+ */
+static void jtsc_step_lowered_test(struct kunit *test)
+{
+	const struct jtsc_health_params *floor = &jtsc_ladder[0];
+	u64 words[JITTER_TSC_PULL_MAX / sizeof(u64)];
+	const unsigned int n = ARRAY_SIZE(words);
+	struct jtsc_rng *rng;
+
+	jtsc_fake_start(test, JTSC_FAKE_REAL);
+	rng = jtsc_test_rng(test, JTSC_COLLECT_SPEC);
+	KUNIT_ASSERT_PTR_EQ(test, rng->health[JTSC_SRC_SPEC].params,
+			    jtsc_test_params(JTSC_SRC_SPEC));
+	KUNIT_EXPECT_EQ(test, jtsc_rng_pull(rng, words, sizeof(words)),
+			(int)(n * jtsc_test_word_credit(JTSC_SRC_SPEC)));
+	atomic_set(&rng->group->step[JTSC_SRC_SPEC], 0);
+	KUNIT_EXPECT_EQ(test, jtsc_rng_pull(rng, words, sizeof(words)),
+			(int)(n * floor->credit * floor->samples_per_word));
+	KUNIT_EXPECT_PTR_EQ(test, rng->health[JTSC_SRC_SPEC].params, floor);
+	KUNIT_EXPECT_EQ(test, rng->stats[JTSC_SRC_SPEC].estimates, 2ULL);
 }
 
 /* ---- The pool and the output -------------------------------------------- */
@@ -3594,6 +3706,9 @@ static struct kunit_case jtsc_test_cases[] = {
 	KUNIT_CASE_PARAM(jtsc_rng_init_test, jtsc_init_gen_params),
 	KUNIT_CASE_PARAM(jtsc_det_startup_test, jtsc_det_gen_params),
 	KUNIT_CASE_PARAM(jtsc_known_entropy_test, jtsc_known_gen_params),
+	KUNIT_CASE(jtsc_estimate_edges_test),
+	KUNIT_CASE(jtsc_ladder_pick_test),
+	KUNIT_CASE(jtsc_step_lowered_test),
 	KUNIT_CASE_PARAM(jtsc_pool_words_test, jtsc_source_gen_params),
 	KUNIT_CASE_PARAM(jtsc_output_model_test, jtsc_source_gen_params),
 	KUNIT_CASE_PARAM(jtsc_rng_healthy_test, jtsc_source_gen_params),

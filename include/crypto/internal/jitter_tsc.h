@@ -119,6 +119,8 @@ struct jtsc_group {
  * @started: @active passed its startup test on this instance
  * @restart: the next startup test follows an intermittent failure of
  *	@active: failing it is a permanent failure of @active
+ * @flaky: intermittent failures since a predictor window was last
+ *	released; JTSC_MAX_INTERMITTENT of them are a permanent failure
  * @failed: no collector of the group is left; sticky
  * @health: health-test state per collector, its cutoffs those of the
  *	ladder step the collector's last startup test on this instance chose
@@ -138,6 +140,7 @@ struct jtsc_rng {
 	bool started;
 	bool restart;
 	bool failed;
+	unsigned int flaky;
 	struct jtsc_health health[JTSC_NR_SOURCES];
 	struct jtsc_stats stats[JTSC_NR_SOURCES];
 	u8 *mem;

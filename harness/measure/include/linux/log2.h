@@ -6,19 +6,9 @@
 #ifndef _JTSC_USER_LINUX_LOG2_H
 #define _JTSC_USER_LINUX_LOG2_H
 
-#include <linux/types.h>
+#include <linux/bitops.h>
 
 /* 1-based position of the most significant set bit, 0 for 0 */
-static inline int fls(unsigned int x)
-{
-	return x ? 32 - __builtin_clz(x) : 0;
-}
-
-static inline int fls64(u64 x)
-{
-	return x ? 64 - __builtin_clzll(x) : 0;
-}
-
 #define ilog2(n)		(fls64(n) - 1)
 
 #endif /* _JTSC_USER_LINUX_LOG2_H */
