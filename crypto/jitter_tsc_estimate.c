@@ -98,8 +98,9 @@ enum {
 /*
  * log2(x / 2^frac) in LG, computed to @bits fraction bits (at most LG_FRAC),
  * x > 0: every caller passes a nonzero count or probability, and x = 0 would
- * give a finite, meaningless value. The integer part is the position of the top bit; the fraction comes
- * bit by bit from squaring the mantissa z in [1, 2): a square of 2 or more
+ * give a finite, meaningless value. The integer part is the position of the
+ * top bit; the fraction comes bit by bit from squaring the mantissa z in
+ * [1, 2): a square of 2 or more
  * makes the next bit 1 and is halved. Squares round down, by less than 2^-62
  * relative each, which lowers the result by less than 2^-60 in all, so the
  * result is within (log2 x - 2^-bits - 2^-60, log2 x]: never above. Full
