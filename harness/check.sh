@@ -241,15 +241,17 @@ no_sym() {
 step_matrix() {
 	local c=$HARNESS/config
 	matrix_build x86_64-off x86_64 bzImage guest "$c/x86_64-off.config"
-	[ ! -f "$BUILD/obj-x86_64-off/crypto/jitter_tsc.o" ] || fail "x86_64-off: crypto/jitter_tsc.o built with the option off"
+	for o in jitter_tsc.o jitter_tsc_core.o jitter_tsc_estimate.o jitter_tsc_kcapi.o; do
+		[ ! -f "$BUILD/obj-x86_64-off/crypto/$o" ] || fail "x86_64-off: crypto/$o built with the option off"
+	done
 	no_sym x86_64-off tsc_jitter_collect
 	no_sym x86_64-off jitter_tsc_pull
 	matrix_build i386-686 i386 vmlinux none "$c/i386.config"
-	has_obj i386-686 crypto/jitter_tsc.o
+	for o in core estimate kcapi; do has_obj i386-686 crypto/jitter_tsc_$o.o; done
 	has_obj i386-686 lib/kunit-tests/jitter_tsc_kunit.o
 	no_sym i386-686 tsc_jitter_collect
 	matrix_build i386-notsc i386 vmlinux none "$c/i386.config" "$c/i386-notsc.config"
-	has_obj i386-notsc crypto/jitter_tsc.o
+	for o in core estimate kcapi; do has_obj i386-notsc crypto/jitter_tsc_$o.o; done
 	has_obj i386-notsc lib/kunit-tests/jitter_tsc_kunit.o
 	no_sym i386-notsc tsc_jitter_collect
 	echo "matrix: x86_64 (option off), i386 686 and i386 486 (no TSC) build"
@@ -260,7 +262,7 @@ step_matrix() {
 step_arm64() {
 	local img=$BUILD/obj-arm64/arch/arm64/boot/Image
 	matrix_build arm64 arm64 Image guest "$HARNESS/config/arm64.config"
-	has_obj arm64 crypto/jitter_tsc.o
+	for o in core estimate kcapi; do has_obj arm64 crypto/jitter_tsc_$o.o; done
 	has_obj arm64 lib/kunit-tests/jitter_tsc_kunit.o
 	no_sym arm64 tsc_jitter_collect
 	"$HARNESS/guest/boottest.sh" --arm64 "$img" || fail "arm64 boot test failed"

@@ -198,20 +198,22 @@ step "pictures"
 "$top/harness/bench/pictures.sh" "$out" "$gr" "$cond" "$top/out/measure" > "$out/pictures.log" 2>&1 ||
 	{ tail -5 "$out/pictures.log"; echo "bench: pictures failed" >&2; }
 
-# ---- 7. code size: crypto/jitter_tsc.o of the bench kernel (debugfs option on),
+# ---- 7. code size: crypto/jitter_tsc_*.o of the bench kernel (debugfs option on),
 # and the same object rebuilt from that .config with the option off (about 10 s)
-step "code size of crypto/jitter_tsc.o, with and without the debugfs option"
+step "code size of crypto/jitter_tsc_*.o, with and without the debugfs option"
 kobj=${kernel%/arch/x86/boot/bzImage} nodbg=$top/build/obj-size
 if [ -f "$kobj/.config" ] && [ -d "$top/build/linux" ]; then
 	rm -rf "$nodbg"; mkdir -p "$nodbg"; cp "$kobj/.config" "$nodbg/.config"
 	# a kernel build: under the shared build lock, as every build here
 	(cd "$top/build/linux" && ./scripts/config --file "$nodbg/.config" -d CRYPTO_JITTER_TSC_DEBUGFS &&
-		flock "$BUILD_LOCK" sh -c "make -s O='$nodbg' olddefconfig && make -s -j2 O='$nodbg' crypto/jitter_tsc.o") \
+		flock "$BUILD_LOCK" sh -c "make -s O='$nodbg' olddefconfig && make -s -j2 O='$nodbg' crypto/jitter_tsc_core.o crypto/jitter_tsc_estimate.o crypto/jitter_tsc_kcapi.o") \
 		> "$out/size.log" 2>&1 ||
 		echo "bench: the size build failed ($out/size.log)" >&2
 fi
-objsize() { size "$1" 2>/dev/null | awk 'NR==2{printf "text %d, data %d, bss %d bytes", $1, $2, $3}'; }
-size_on=$(objsize "$kobj/crypto/jitter_tsc.o"); size_off=$(objsize "$nodbg/crypto/jitter_tsc.o")
+# the module's three objects added up (built in, Kbuild links no jitter_tsc.o)
+objsize() { size "$1"/crypto/jitter_tsc_core.o "$1"/crypto/jitter_tsc_estimate.o "$1"/crypto/jitter_tsc_kcapi.o \
+	2>/dev/null | awk 'NR>1{t+=$1; d+=$2; b+=$3; n++} END{if (n == 3) printf "text %d, data %d, bss %d bytes", t, d, b}'; }
+size_on=$(objsize "$kobj"); size_off=$(objsize "$nodbg")
 cc_ver=$(gcc -dumpfullversion 2>/dev/null)
 
 # ---- 8. the table
@@ -401,7 +403,7 @@ echo "Memory: the speculative collector's buffer, 8 MiB (TSC_JITTER_MEM_ORDER 23
 echo "  uses it, at most 9 (8 shards and random.c's): 72 MiB; a startup test's samples and estimate"
 echo "  scratch, $(( (12288 + 25 * 12288 + 48) / 1024 )) KiB, freed when it ends."
 echo
-echo "Code size, crypto/jitter_tsc.o (x86_64, gcc ${cc_ver:-?}, the guest .config)"
+echo "Code size, crypto/jitter_tsc_{core,estimate,kcapi}.o (x86_64, gcc ${cc_ver:-?}, the guest .config)"
 printf '  %-34s %s\n' "CRYPTO_JITTER_TSC_DEBUGFS=n" "${size_off:-n/a}" "CRYPTO_JITTER_TSC_DEBUGFS=y" "${size_on:-n/a}"
 echo
 echo "Pictures (out/bench/): bitmaps.png (raw speculative samples | conditioned output, TCG guest),"
