@@ -191,7 +191,7 @@ static u64 upper_bound(u64 p, u32 n)
  *
  *********************************************************************/
 
-/* Where jtsc_estimate() puts what, in its work buffer (see work_layout()) */
+/* Where jtsc_estimate_samples() puts what, in its work buffer (see work_layout()) */
 struct est_work {
 	s64 *pairs;	/* LRS pairs by length; then MultiMCW's, then lag's tables */
 	u32 *sa;	/* suffix array; LCP stack lengths */
@@ -785,7 +785,7 @@ static u64 est_lag(const u8 *s, u32 n, unsigned int k, const struct est_work *w)
  *
  * The estimate
  *
- * API: jtsc_estimate_work_size(), jtsc_estimate(), jtsc_estimator_name[]
+ * API: jtsc_estimate_work_size(), jtsc_estimate_samples(), jtsc_estimator_name[]
  *
  *********************************************************************/
 
@@ -829,7 +829,7 @@ size_t jtsc_estimate_work_size(unsigned int n)
 }
 EXPORT_SYMBOL_IF_KUNIT(jtsc_estimate_work_size);
 
-void jtsc_estimate(const u8 *samples, unsigned int n, void *work, struct jtsc_estimate *e)
+void jtsc_estimate_samples(const u8 *samples, unsigned int n, void *work, struct jtsc_estimate *e)
 {
 	struct est_work w;
 	u32 i, maxcount = 0;

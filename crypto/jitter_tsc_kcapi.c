@@ -524,7 +524,7 @@ static int jtsc_verify(struct jtsc_rng *rng, enum jtsc_source src, const char **
 	}
 	jtsc_capture_boot(rng, src, samples);
 
-	jtsc_estimate(samples, JTSC_STARTUP_SAMPLES, samples + JTSC_STARTUP_SAMPLES, &e);
+	jtsc_estimate_samples(samples, JTSC_STARTUP_SAMPLES, samples + JTSC_STARTUP_SAMPLES, &e);
 	rng->stats[src].estimates++;
 	rng->stats[src].h_min = e.h_min;
 	rng->stats[src].estimator = e.which;

@@ -2,7 +2,7 @@
 /*
  * ea-core - run the kernel's SP 800-90B estimators (crypto/jitter_tsc_estimate.c,
  * built as it is with the stand-in headers of harness/measure/include) on a file
- * of 8-bit samples, one per byte, and print what jtsc_estimate() returns:
+ * of 8-bit samples, one per byte, and print what jtsc_estimate_samples() returns:
  *
  *   literal MCV V, literal t-tuple V, literal LRS V, literal MultiMCW V,
  *   literal lag V    each estimate in bits per sample (12 decimals) or n/a
@@ -10,7 +10,7 @@
  *   estimator NAME   the estimator giving it
  *   samples N        the number of samples used
  *   symbols K        the number of distinct sample values
- *   ms T             the time of the jtsc_estimate() call, in milliseconds
+ *   ms T             the time of the jtsc_estimate_samples() call, in milliseconds
  *
  * usage: ea-core [-n MAX] [-o OFFSET] FILE
  *   -n  use at most MAX samples;  -o  skip the first OFFSET bytes
@@ -125,7 +125,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	jtsc_estimate(buf, n, work, &e);
+	jtsc_estimate_samples(buf, n, work, &e);
 	ms = ms_since(&t0);
 	for (i = 0; i < JTSC_NR_ESTIMATORS; i++) {
 		snprintf(label, sizeof(label), "literal %s", jtsc_estimator_name[i]);

@@ -169,7 +169,7 @@ int main(int argc, char **argv)
 		memcpy(start, data, JTSC_STARTUP_SAMPLES);
 	else
 		tsc_jitter_fill(start, JTSC_STARTUP_SAMPLES, mem);
-	jtsc_estimate(start, JTSC_STARTUP_SAMPLES, work, &e);
+	jtsc_estimate_samples(start, JTSC_STARTUP_SAMPLES, work, &e);
 	step = jtsc_ladder_pick(&e);
 	for (i = 0; credit && i < jtsc_ladder_steps; i++)
 		if (jtsc_ladder[i].credit == credit)

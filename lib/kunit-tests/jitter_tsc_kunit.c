@@ -2331,7 +2331,7 @@ static void jtsc_estimate_edges_test(struct kunit *test)
 		s[i] = jtsc_test_byte(JTSC_TEST_SEED, i);
 	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
 		n = sizes[i];
-		jtsc_estimate(s, n, work, &e);
+		jtsc_estimate_samples(s, n, work, &e);
 		KUNIT_EXPECT_EQ(test, e.samples, n);
 		low = 8 * JTSC_EST_ONE;
 		for (k = 0; k < JTSC_NR_ESTIMATORS; k++) {
@@ -2349,11 +2349,11 @@ static void jtsc_estimate_edges_test(struct kunit *test)
 			KUNIT_EXPECT_GT_MSG(test, e.h_min, 4 * JTSC_EST_ONE, "%u samples", n);
 	}
 	memset(s, 0x5a, max_n);
-	jtsc_estimate(s, max_n, work, &e);
+	jtsc_estimate_samples(s, max_n, work, &e);
 	KUNIT_EXPECT_EQ(test, e.h_min, 0ULL);
 	for (i = 0; i < max_n; i++)
 		s[i] = i & 1 ? 0 : 255;
-	jtsc_estimate(s, max_n, work, &e);
+	jtsc_estimate_samples(s, max_n, work, &e);
 	KUNIT_EXPECT_LT(test, e.h_min, JTSC_EST_ONE / 1000);
 	KUNIT_EXPECT_EQ(test, jtsc_ladder_pick(&e), -1);
 }

@@ -142,7 +142,7 @@ struct jtsc_health_params {
  * @pos: where the oldest of the last JTSC_MAX_LAG samples is in @hist
  * @hist: the last JTSC_MAX_LAG samples, each twice, oldest first from @pos
  * @diff: the last k-th difference of the samples (mod 256), k = 1 ..
- *	JTSC_NR_DIFF, in @diff[k - 1]
+ *	JTSC_NR_DIFF, the k-th in element k - 1
  * @running: bit j set while the predictor of lag 64 - j has a run going
  * @run: current run of consecutive hits of each predictor
  * @hits: hits of each predictor in the current predictor window

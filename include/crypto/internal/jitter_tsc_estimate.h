@@ -19,7 +19,7 @@
 #define JTSC_EST_NONE	U64_MAX
 
 /**
- * enum jtsc_estimator - The SP 800-90B estimators jtsc_estimate() runs.
+ * enum jtsc_estimator - The SP 800-90B estimators jtsc_estimate_samples() runs.
  * @JTSC_EST_MCV: 6.3.1 most common value; applies from 2 samples on.
  * @JTSC_EST_TUPLE: 6.3.5 t-tuple; applies when some symbol occurs at least 35 times.
  * @JTSC_EST_LRS: 6.3.6 longest repeated substring, on the tuple lengths from the
@@ -64,19 +64,19 @@ struct jtsc_estimate {
 extern const char *const jtsc_estimator_name[JTSC_NR_ESTIMATORS];
 
 /**
- * jtsc_estimate_work_size() - Scratch memory jtsc_estimate() needs.
+ * jtsc_estimate_work_size() - Scratch memory jtsc_estimate_samples() needs.
  * @n: The number of samples.
  *
  * 25 bytes per sample and 48 more, at least about 31 KiB. @n must be below 2^31,
  * and on a 32-bit host small enough that the size fits a size_t.
  *
  * Context: Any context.
- * Return: The size in bytes of the @work buffer jtsc_estimate() takes for @n samples.
+ * Return: The size in bytes of the @work buffer jtsc_estimate_samples() takes for @n samples.
  */
 size_t jtsc_estimate_work_size(unsigned int n);
 
 /**
- * jtsc_estimate() - Estimate the min-entropy per sample of raw 8-bit samples.
+ * jtsc_estimate_samples() - Estimate the min-entropy per sample of raw 8-bit samples.
  * @samples: The samples, one per byte.
  * @n: The number of samples, below 2^31.
  * @work: Scratch memory of jtsc_estimate_work_size(@n) bytes, 8-byte aligned; its
@@ -94,6 +94,6 @@ size_t jtsc_estimate_work_size(unsigned int n);
  * Context: Any context; takes no lock and allocates nothing. Slow (milliseconds for
  * 2^14 samples): not for atomic context in practice.
  */
-void jtsc_estimate(const u8 *samples, unsigned int n, void *work, struct jtsc_estimate *e);
+void jtsc_estimate_samples(const u8 *samples, unsigned int n, void *work, struct jtsc_estimate *e);
 
 #endif /* _CRYPTO_INTERNAL_JITTER_TSC_ESTIMATE_H */
