@@ -48,7 +48,9 @@
  * startup test therefore estimates the min-entropy of the very samples it
  * tests, with the SP 800-90B non-IID estimators of
  * crypto/jitter_tsc_estimate.c, and credits the highest step of this ladder
- * at or below that estimate divided by JTSC_EST_MARGIN:
+ * at or below that estimate divided by a margin, 8 for the speculative
+ * collector (JTSC_EST_MARGIN) and 32 for the timer one
+ * (JTSC_EST_MARGIN_TIMER):
  *
  *   - The margin covers two things: the halving that SP 800-90B's own
  *     practice and this driver's rule ask for, and the optimism of an
@@ -58,7 +60,10 @@
  *     guests, the loop variants, synthetic sources of known min-entropy),
  *     the step this rule picks from the worst startup-sized window of the
  *     file, and fails unless it is at most half of the file's 10^6-sample
- *     estimate; Documentation/crypto/jitter_tsc.rst has the table.
+ *     estimate; Documentation/crypto/jitter_tsc.rst has the table. The
+ *     timer collector's samples come in bursts: one startup-sized window
+ *     of a TCG guest's looked 14 times richer than its 10^6 samples,
+ *     which is why its margin is 32.
  *   - The floor is the lowest step whose predictor runs can still refuse a
  *     deterministic stream within the startup test (a run needs
  *     JTSC_PRED_WINDOW + JTSC_MAX_LAG + run_cutoff samples at most). Below
@@ -213,21 +218,22 @@ static unsigned int jtsc_pred_diff(unsigned int k)
 /**
  * jtsc_ladder_pick() - The step of the credit ladder an estimate allows
  * @e: the runtime estimate of a collector's startup samples
+ * @margin: the collector's margin, JTSC_EST_MARGIN or JTSC_EST_MARGIN_TIMER
  *
  * The only place where an entropy estimate becomes a credit: the highest
- * step whose credit, times JTSC_EST_MARGIN, is at most the estimate.
+ * step whose credit, times @margin, is at most the estimate.
  *
  * Context: Any context.
  * Return: an index into jtsc_ladder[], or -1 if the estimate is below
- * JTSC_EST_MARGIN times the lowest step (the floor).
+ * @margin times the lowest step (the floor).
  */
-int jtsc_ladder_pick(const struct jtsc_estimate *e)
+int jtsc_ladder_pick(const struct jtsc_estimate *e, unsigned int margin)
 {
 	int step;
 
 	for (step = jtsc_ladder_steps - 1; step >= 0; step--) {
 		/* Credits are in 1/256 bit, the estimate in 2^-32 bit. */
-		u64 need = (u64)jtsc_ladder[step].credit * JTSC_EST_MARGIN <<
+		u64 need = (u64)jtsc_ladder[step].credit * margin <<
 			   (JTSC_EST_SHIFT - JTSC_ENTROPY_SHIFT);
 
 		if (e->h_min >= need)

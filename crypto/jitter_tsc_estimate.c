@@ -872,4 +872,4 @@ void jtsc_estimate_samples(const u8 *samples, unsigned int n, void *work, struct
 			e->which = j;
 	e->h_min = min(e->h[e->which], 8 * JTSC_EST_ONE);
 }
-EXPORT_SYMBOL_IF_KUNIT(jtsc_estimate);
+EXPORT_SYMBOL_IF_KUNIT(jtsc_estimate_samples);

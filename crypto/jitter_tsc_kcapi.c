@@ -308,10 +308,12 @@ EXPORT_SYMBOL_IF_KUNIT(jtsc_timer_collect);
 const struct jtsc_collector jtsc_collectors[JTSC_NR_SOURCES] = {
 	[JTSC_SRC_SPEC] = {
 		.name = "speculative",
+		.margin = JTSC_EST_MARGIN,
 		.collect = jtsc_spec_collect,
 	},
 	[JTSC_SRC_TIMER] = {
 		.name = "timer",
+		.margin = JTSC_EST_MARGIN_TIMER,
 		.collect = jtsc_timer_collect,
 	},
 };
@@ -528,13 +530,13 @@ static int jtsc_verify(struct jtsc_rng *rng, enum jtsc_source src, const char **
 	rng->stats[src].estimates++;
 	rng->stats[src].h_min = e.h_min;
 	rng->stats[src].estimator = e.which;
-	step = jtsc_ladder_pick(&e);
+	step = jtsc_ladder_pick(&e, jtsc_collectors[src].margin);
 	if (step < 0) {
 		rng->stats[src].refused++;
 		pr_info("%s collector: %llu.%03llu bit per sample (%s, %u samples), under %u times the floor of %u/256 bit\n",
 			jtsc_collectors[src].name, jtsc_est_bits(e.h_min),
 			jtsc_est_thousandths(e.h_min),
-			jtsc_estimator_name[e.which], e.samples, JTSC_EST_MARGIN,
+			jtsc_estimator_name[e.which], e.samples, jtsc_collectors[src].margin,
 			jtsc_ladder[0].credit);
 		*why = "runtime estimate below the floor";
 		goto out;

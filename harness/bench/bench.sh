@@ -231,7 +231,7 @@ ceiling() { awk -v ns="$1" -v c="$2" -v o="$oversample" 'BEGIN{ if (ns=="" || c=
 # credits: those the guest's startup tests chose (debugfs stats of the throughput guest)
 gcred() { sed -n "s/.*JTSC stat\.$1\.credit_per_sample_256ths=\([0-9]*\).*/\1/p" "$out/bench-afalg.log" | head -1 |
 	awk '{ if ($1 + 0 > 0) printf "%.6f", $1 / 256 }'; }
-sc=$(gcred spec); tc=$(gcred timer)
+sc=$(gcred speculative); tc=$(gcred timer)
 ceil_spec=$(ceiling "$(r guest.spec.ns_per_sample)" "$sc")
 ceil_timer=$(ceiling "$(r guest.timer.ns_per_sample)" "$tc")
 # The ceiling that counts is the active collector's own rate in the
@@ -329,15 +329,17 @@ echo
 num() { awk -v x="$1" -v f="$2" 'BEGIN{ if (x == "") print "-"; else printf f, x }'; }
 ladder=$(echo "$params" | awk '$1=="step"{printf "%s ", $4}')
 margin=$(echo "$params" | awk '$1=="margin"{print $2}')
-# pick H: the credit (1/256 bit) jtsc_ladder_pick() gives estimate H, 0 if refused
-pick() { awk -v h="$1" -v m="$margin" -v l="$ladder" 'BEGIN{ n = split(l, c, " "); p = 0
+margin_timer=$(echo "$params" | awk '$1=="margin_timer"{print $2}')
+# pick H [MARGIN]: the credit (1/256 bit) jtsc_ladder_pick() gives estimate H, 0 if refused
+pick() { awk -v h="$1" -v m="${2:-$margin}" -v l="$ladder" 'BEGIN{ n = split(l, c, " "); p = 0
 	for (i = 1; i <= n; i++) if (c[i] * m <= h * 256 + 1e-9) p = c[i]; print p }'; }
 mline() { [ -f "$MARGIN" ] && awk -v k="$1" '$2==k{l=$0} END{print l}' "$MARGIN"; }
 mrow() {
 	local l h mx md cm cx ns
 	l=$(mline "$2"); [ -n "$l" ] || { printf '%-36s %s\n' "$1" "(not measured)"; return; }
 	h=$(echo "$l" | awk '{print $3}') mx=$(echo "$l" | awk '{print $4}') md=$(echo "$l" | awk '{print $5}')
-	cm=$(pick "$md") cx=$(pick "$mx") ns=$(r "$3.ns_per_sample")
+	mg=$margin; case $2 in *.timer) mg=$margin_timer ;; esac
+	cm=$(pick "$md" "$mg") cx=$(pick "$mx" "$mg") ns=$(r "$3.ns_per_sample")
 	printf '%-36s %8s %8s %8s %5s %5s %6s %7s %7s\n' "$1" "$(num "$h" %.4f)" "$(num "$md" %.4f)" \
 		"$(num "$mx" %.4f)" "$cm" "$cx" \
 		"$(awk -v c="$cx" -v h="$h" 'BEGIN{ if (h + 0 == 0) print "-"; else printf "%.2f", (c / 256) / (h / 2) }')" \
@@ -363,11 +365,13 @@ gst() { sed -n "s/.*JTSC stat\.$1=\([^ ]*\).*/\1/p" "$out/bench-afalg.log" | hea
 echo "  H_min: SP 800-90B non-IID minimum over all estimators (ea_noniid -t u8), literal and"
 echo "  bitstring, of 10^6 samples. Runtime estimate: the kernel's own (crypto/jitter_tsc_estimate.c"
 echo "  in user space, ea-core) over each disjoint window of 12288 samples of the same file, as"
-echo "  one startup test makes it; credit: the ladder step it picks (estimate / margin ${margin:-?});"
+echo "  one startup test makes it; credit: the ladder step it picks (estimate / margin, ${margin:-?} for"
+echo "  the speculative collector and its variants, ${margin_timer:-?} for the timer);"
 echo "  vs H/2: the credit from the highest window over half the 10^6 minimum (at most 1)."
 echo "  bits per us: the credit from the median window / ns per sample."
-echo "  In the throughput guest's kernel (debugfs): speculative $(awk -v m="$(gst spec.estimate_millibits)" 'BEGIN{printf "%.3f", m/1000}') bit ($(gst spec.estimator)),"
-echo "  credit $(gst spec.credit_per_sample_256ths)/256; timer $(gst timer.estimates) estimates, credit $(gst timer.credit_per_sample_256ths)/256."
+echo "  In the throughput guest's kernel (debugfs): speculative $(awk -v m="$(gst speculative.estimate_millibits)" 'BEGIN{printf "%.3f", m/1000}') bit"
+echo "  ($(gst speculative.estimator), lowest of $(gst speculative.estimates) startup tests), credit $(gst speculative.credit_per_sample_256ths)/256;"
+echo "  timer $(gst timer.estimates) startup tests, credit $(gst timer.credit_per_sample_256ths)/256."
 echo "  Quiet: the build lock held, the CPUs idle; loaded: the same, with $LOAD_DESC."
 echo "  The host timer rows are a user-space analogue of the kernel's loop (host-timer.c);"
 echo "  its in-kernel figures are the guest rows, estimated by the kernel as it runs."

@@ -126,7 +126,7 @@ MUTANTS = [
                 'samples\' estimate (a compile-time credit, again)',
         'cases': ['jtsc_known_entropy_test'],
         'file': KCAPI,
-        'old': '\tstep = jtsc_ladder_pick(&e);\n',
+        'old': '\tstep = jtsc_ladder_pick(&e, jtsc_collectors[src].margin);\n',
         'new': '\tstep = e.h_min ? jtsc_ladder_steps - 1 : -1;\n',
     },
     {

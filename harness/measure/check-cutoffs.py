@@ -179,6 +179,7 @@ def main():
         ov = Evaluator(open(kcapi).read()).env.get("JTSC_OVERSAMPLE") if os.path.exists(kcapi) else None
         print("oversample %s" % (ov if isinstance(ov, int) else "?"))
         print("margin %s" % ev.env.get("JTSC_EST_MARGIN", "?"))
+        print("margin_timer %s" % ev.env.get("JTSC_EST_MARGIN_TIMER", "?"))
         return
     env = ev.env
     need = ("JTSC_APT_WINDOW", "JTSC_PRED_WINDOW", "JTSC_ALPHA_LOG2", "JTSC_PERM_ALPHA_LOG2",

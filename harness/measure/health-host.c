@@ -170,7 +170,7 @@ int main(int argc, char **argv)
 	else
 		tsc_jitter_fill(start, JTSC_STARTUP_SAMPLES, mem);
 	jtsc_estimate_samples(start, JTSC_STARTUP_SAMPLES, work, &e);
-	step = jtsc_ladder_pick(&e);
+	step = jtsc_ladder_pick(&e, strcmp(src, "timer") ? JTSC_EST_MARGIN : JTSC_EST_MARGIN_TIMER);
 	for (i = 0; credit && i < jtsc_ladder_steps; i++)
 		if (jtsc_ladder[i].credit == credit)
 			step = i;

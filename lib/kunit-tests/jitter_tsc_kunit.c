@@ -2355,7 +2355,7 @@ static void jtsc_estimate_edges_test(struct kunit *test)
 		s[i] = i & 1 ? 0 : 255;
 	jtsc_estimate_samples(s, max_n, work, &e);
 	KUNIT_EXPECT_LT(test, e.h_min, JTSC_EST_ONE / 1000);
-	KUNIT_EXPECT_EQ(test, jtsc_ladder_pick(&e), -1);
+	KUNIT_EXPECT_EQ(test, jtsc_ladder_pick(&e, JTSC_EST_MARGIN), -1);
 }
 
 /*
@@ -2364,22 +2364,25 @@ static void jtsc_estimate_edges_test(struct kunit *test)
  */
 static void jtsc_ladder_pick_test(struct kunit *test)
 {
+	static const unsigned int margins[] = { JTSC_EST_MARGIN, JTSC_EST_MARGIN_TIMER };
 	struct jtsc_estimate e = {};
-	unsigned int i;
+	unsigned int i, m;
 	u64 need;
 
-	for (i = 0; i < jtsc_ladder_steps; i++) {
-		need = (u64)jtsc_ladder[i].credit * JTSC_EST_MARGIN <<
-		       (JTSC_EST_SHIFT - JTSC_TEST_ENTROPY_SHIFT);
-		e.h_min = need;
-		KUNIT_EXPECT_EQ_MSG(test, jtsc_ladder_pick(&e), (int)i, "at %u/256 x margin",
-				    jtsc_ladder[i].credit);
-		e.h_min = need - 1;
-		KUNIT_EXPECT_EQ_MSG(test, jtsc_ladder_pick(&e), (int)i - 1, "under %u/256 x margin",
-				    jtsc_ladder[i].credit);
+	for (m = 0; m < ARRAY_SIZE(margins); m++) {
+		for (i = 0; i < jtsc_ladder_steps; i++) {
+			need = (u64)jtsc_ladder[i].credit * margins[m] <<
+			       (JTSC_EST_SHIFT - JTSC_TEST_ENTROPY_SHIFT);
+			e.h_min = need;
+			KUNIT_EXPECT_EQ_MSG(test, jtsc_ladder_pick(&e, margins[m]), (int)i,
+					    "at %u/256 x %u", jtsc_ladder[i].credit, margins[m]);
+			e.h_min = need - 1;
+			KUNIT_EXPECT_EQ_MSG(test, jtsc_ladder_pick(&e, margins[m]), (int)i - 1,
+					    "under %u/256 x %u", jtsc_ladder[i].credit, margins[m]);
+		}
 	}
 	e.h_min = 8 * JTSC_EST_ONE;
-	KUNIT_EXPECT_EQ(test, jtsc_ladder_pick(&e), (int)jtsc_ladder_steps - 1);
+	KUNIT_EXPECT_EQ(test, jtsc_ladder_pick(&e, JTSC_EST_MARGIN), (int)jtsc_ladder_steps - 1);
 }
 
 /*

@@ -39,11 +39,13 @@ enum jtsc_source {
 /**
  * struct jtsc_collector - What differs between the collectors
  * @name: collector name, for log messages and debugfs
+ * @margin: the runtime estimate over the credit (jtsc_ladder_pick())
  * @collect: takes raw samples, one per byte, into @samples; @mem is the
  *	instance's buffer for the speculative collector; 0 or a negative errno
  */
 struct jtsc_collector {
 	const char *name;
+	unsigned int margin;
 	int (*collect)(u8 *samples, unsigned int n, void *mem);
 };
 

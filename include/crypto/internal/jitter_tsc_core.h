@@ -66,10 +66,12 @@ enum {
 	JTSC_MAX_SAMPLES_PER_WORD = 512,
 
 	/*
-	 * The runtime estimate over the credit: crypto/jitter_tsc_core.c
-	 * says why, harness/measure/check-margin.py checks it.
+	 * The runtime estimate over the credit, for the speculative and the
+	 * timer collector: crypto/jitter_tsc_core.c says why,
+	 * harness/measure/check-margin.py checks them.
 	 */
 	JTSC_EST_MARGIN = 8,
+	JTSC_EST_MARGIN_TIMER = 32,
 };
 
 /*
@@ -177,7 +179,7 @@ void jtsc_health_init(struct jtsc_health *h,
 enum jtsc_health_result jtsc_health_sample(struct jtsc_health *h, u8 sample);
 unsigned int jtsc_health_hold(const struct jtsc_health *h);
 u64 jtsc_lfsr_fold(u64 state, u64 in, unsigned int nbits);
-int jtsc_ladder_pick(const struct jtsc_estimate *e);
+int jtsc_ladder_pick(const struct jtsc_estimate *e, unsigned int margin);
 
 /**
  * jtsc_health_started() - Whether the startup test has passed
