@@ -619,7 +619,8 @@ static int __cold jtsc_exhausted(struct jtsc_rng *rng)
 static int jtsc_start(struct jtsc_rng *rng)
 {
 	struct jtsc_group *g = rng->group;
-	enum jtsc_source src;
+	enum jtsc_source src, next;
+	bool restarted;
 	const char *why;
 	int ret;
 
@@ -646,12 +647,27 @@ static int jtsc_start(struct jtsc_rng *rng)
 			rng->restart = false;
 			return 0;
 		}
-		/* Failing the startup test after an intermittent failure. */
-		if (rng->restart && src == rng->active)
-			rng->stats[src].permanent++;
+		/*
+		 * Failing the startup test after an intermittent failure is a
+		 * permanent failure of a collector that was running: logged as
+		 * one, with what happens next.
+		 */
+		restarted = rng->restart && src == rng->active;
 		rng->restart = false;
-		if (!test_and_set_bit(src, &g->dead))
-			pr_info("%s collector disabled: %s\n", jtsc_collectors[src].name, why);
+		if (restarted)
+			rng->stats[src].permanent++;
+		if (test_and_set_bit(src, &g->dead))
+			continue;
+		pr_info("%s collector disabled: %s\n", jtsc_collectors[src].name, why);
+		if (!restarted)
+			continue;
+		next = jtsc_first_alive(g);
+		if (next == JTSC_NR_SOURCES)
+			pr_err("%s collector: permanent health-test failure, no collector left: no further output\n",
+			       jtsc_collectors[src].name);
+		else
+			pr_err("%s collector: permanent health-test failure, failing over to the %s collector\n",
+			       jtsc_collectors[src].name, jtsc_collectors[next].name);
 	}
 	return jtsc_exhausted(rng);
 }
