@@ -9,7 +9,7 @@ set -u
 PROG=check
 . "$(dirname "$0")/lib.sh"
 
-ALL_STEPS="newcomer tree series checkpatch bisect guest w1-sparse kunit kunit-debug boot fault unseeded module fips matrix arm64 docs cutoffs"
+ALL_STEPS="newcomer tree series checkpatch bisect guest w1-sparse kunit kunit-debug boot fault clone unseeded module fips matrix arm64 docs cutoffs"
 # Steps that build kernels take the shared build lock once, for the whole step.
 LOCKED_STEPS="newcomer bisect guest w1-sparse kunit kunit-debug unseeded fips matrix arm64"
 fail() { echo "FAIL: $*"; exit 1; }
@@ -176,6 +176,16 @@ step_fault() {
 	local img=$BUILD/obj-guest/arch/x86/boot/bzImage
 	[ -f "$img" ] || fail "no guest kernel (step guest failed?)"
 	"$HARNESS/guest/boottest.sh" --fault "$img" || fail "fault-injection boot test failed"
+}
+
+# Two clones of one saved guest (boottest.sh --clone: QEMU's migration to
+# a file, then -incoming twice): the blocks each clone reads from jitter_tsc
+# after the restore are its own, as jitterentropy_rng's are. One boot and two
+# restores, about 10 s under TCG.
+step_clone() {
+	local img=$BUILD/obj-guest/arch/x86/boot/bzImage
+	[ -f "$img" ] || fail "no guest kernel (step guest failed?)"
+	"$HARNESS/guest/boottest.sh" --clone "$img" || fail "VM-clone boot test failed"
 }
 
 # Uses of the crng before it is ready, counted by an instrumented copy of

@@ -22,6 +22,10 @@
 #     collector's rate and the guest's credit set;
 #   - the machine code of the speculative loop, kernel and user space, in the
 #     order the header describes (harness/measure/loop-check.sh);
+#   - memory held by jitter_tsc (its vmalloc areas in /proc/vmallocinfo, and
+#     /proc/meminfo's VmallocUsed and Slab) right after boot, while two AF_ALG
+#     readers read and 10 s after they closed their sockets (one guest,
+#     jtsc.mode=mem; mem-table.sh prints its table);
 #   - rngtest/dieharder counts on conditioned output (quality.sh);
 #   - pictures: raw vs conditioned samples, histograms of the raw samples (PNG).
 # Prints an aligned table; writes out/bench/results.txt, out/bench/table.md,
@@ -150,6 +154,17 @@ t_s=$(bps "$out/bench-afalg.log" stdrng)
 active=$(sed -n 's/.*jitter_tsc: ready, drawing on the \([a-z]*\) collector.*/\1/p' "$out/bench-afalg.log" | head -1)
 why=$(sed -n 's/^\[[^]]*\] jitter_tsc: \(all collectors disabled: .*\)/\1/p' "$out/bench-afalg.log" | head -1)
 [ -n "$active" ] || [ -z "$why" ] || { active=none; step "  jitter_tsc did not register in this guest: $why"; }
+
+# ---- 3b. memory held by jitter_tsc: after boot, with two readers, 10 s after
+step "guest: memory held by jitter_tsc after boot, with 2 AF_ALG readers, 10 s after them"
+for try in 1 2; do
+	"$top/harness/guest/boot.sh" "$kernel" "$out/initramfs.cpio" "$out/bench-mem.log" jtsc.mode=mem 2>/dev/null ||
+		echo "bench: memory boot failed ($out/bench-mem.log)" >&2
+	grep -q 'jitter_tsc: ready' "$out/bench-mem.log" && break
+	[ $try = 2 ] || step "  jitter_tsc did not register in that guest; once more"
+done
+mkb() { sed -n "s/.*JTSC mem\.$1\.jtsc_vmalloc_bytes=\([0-9]*\).*/\1/p" "$out/bench-mem.log" | head -1; }
+step "  jitter_tsc vmalloc bytes: after boot $(mkb boot), readers $(mkb readers), after them $(mkb closed)"
 
 # ---- 4. raw samples from the guest kernel (debugfs), estimated
 step "guest: raw samples of both collectors via debugfs (timer budget ${BENCH_TIMER_MS:-90000} ms)"
@@ -403,6 +418,7 @@ echo "  at the debugfs read rates above: spec $(fmt "$ceil_spec") B/s, timer $(f
 [ -z "$why" ] || echo "  Note: in the throughput guest jitter_tsc did not register: $why"
 if [ -s "$out/quality.txt" ]; then echo; cat "$out/quality.txt"; fi
 echo
+"$top/harness/bench/mem-table.sh" "$out/bench-mem.log"
 echo "Memory: the speculative collector's buffer, 8 MiB (TSC_JITTER_MEM_ORDER 23) per instance that"
 echo "  uses it, at most 9 (8 shards and random.c's): 72 MiB; a startup test's samples and estimate"
 echo "  scratch, $(( (12288 + 25 * 12288 + 48) / 1024 )) KiB, freed when it ends."

@@ -8,7 +8,11 @@
 #      JTSC_ARCH=arm64 (boot an arm64 Image on QEMU's virt machine, cortex-a57:
 #      no RNDR, and no random dtb nodes),
 #      JTSC_QEMU_ARGS (more qemu arguments, word-split),
-#      JTSC_INTERACTIVE=1 (no timeout, console on the terminal too: shell mode).
+#      JTSC_INTERACTIVE=1 (no timeout, console on the terminal too: shell mode),
+#      JTSC_STDIN=PATH (the console's input, e.g. a FIFO the caller holds
+#      open, instead of /dev/null: clone.sh types into the guest).
+# While QEMU runs, the console goes to LOG.raw as it comes (CRs included),
+# where a caller can wait for a line; LOG is written when QEMU has exited.
 set -uo pipefail
 
 kernel=${1:?usage: boot.sh KERNEL INITRD LOG [cmdline words...]}
@@ -56,7 +60,7 @@ if [ "${JTSC_INTERACTIVE:-}" = 1 ]; then
 	"${qemu[@]}" | tee "$log.raw"
 	rc=${PIPESTATUS[0]}
 else
-	timeout --foreground -k 5 "$tmo" "${qemu[@]}" </dev/null >"$log.raw" 2>&1
+	timeout --foreground -k 5 "$tmo" "${qemu[@]}" <"${JTSC_STDIN:-/dev/null}" >"$log.raw" 2>&1
 	rc=$?
 fi
 tr -d '\r' <"$log.raw" >"$log" && rm -f "$log.raw"

@@ -17,6 +17,13 @@
  *                     closed under a reader, many readers at once), then
  *                     fault injection: the speculative collector, then
  *                     both, given a constant counter delta; reboot
+ *   jtsc.mode=clone   a few blocks from jitter_tsc and jitterentropy_rng,
+ *                     "clone.ready=1", then wait for a line on the console
+ *                     (the host saves the VM meanwhile and restores it
+ *                     twice), then 16 blocks of each; reboot
+ *   jtsc.mode=mem     vmalloc and slab memory held by jitter_tsc after
+ *                     boot, while two AF_ALG readers read and 10 s after
+ *                     they closed their sockets; reboot
  *
  * Other words:
  *   jtsc.algs=a,b,c     rngs to test (default jitter_tsc,jitterentropy_rng,
@@ -982,7 +989,7 @@ static void run_fault(void)
 
 	/*
 	 * One shard sees the failures and the failover: a reader that moved
-	 * to the other CPU would get that shard's -EAGAIN as well.
+	 * to the other CPU would see that shard fail over as well.
 	 */
 	pin_cpu(0);
 	if (open_seeded(&r, "jitter_tsc", 0)) {
@@ -1010,6 +1017,209 @@ static void run_fault(void)
 	fault_stats("end");
 	/* random.c, seeded long ago, does not depend on it any more. */
 	out("fault.getrandom=%zd", getrandom(rnd, sizeof(rnd), GRND_NONBLOCK));
+}
+
+/* ---- VM clones (jtsc.mode=clone) --------------------------------------- */
+
+#define CLONE_BLOCKS	16
+#define CLONE_WARMUP	4
+
+static const char *const clone_algs[] = { "jitter_tsc", "jitterentropy_rng" };
+
+/*
+ * One block with one read() call, as a program would ask for it: 0, or
+ * -errno (-EIO for a short read). Not afalg_rng_read(): its loop would
+ * hide a short read by filling the block from the next one.
+ */
+static int clone_read(struct afalg_rng *r, unsigned char *blk)
+{
+	ssize_t n = read(r->op, blk, SAMPLE_LEN);
+
+	if (n == SAMPLE_LEN)
+		return 0;
+	return n < 0 ? -errno : -EIO;
+}
+
+/*
+ * The host saves this VM while it waits for a line on the console and
+ * starts two clones from the saved state. What each clone reads after the
+ * line came must be its own: none of its blocks may equal the other's.
+ * Before the save each rng has served a few blocks, so that jitter_tsc's
+ * pool holds tested words at the moment of the snapshot. Everything runs
+ * on CPU 0, so the reads after the restore come from the instance whose
+ * pool the reads before it filled.
+ */
+static void run_clone(void)
+{
+	static unsigned char blk[ARRAY_SIZE(clone_algs)][CLONE_BLOCKS][SAMPLE_LEN];
+	int err[ARRAY_SIZE(clone_algs)][CLONE_BLOCKS], open_err[ARRAY_SIZE(clone_algs)];
+	struct afalg_rng r[ARRAY_SIZE(clone_algs)];
+	char hexbuf[2 * SAMPLE_LEN + 1], line[64];
+	unsigned int a, i;
+	ssize_t n;
+
+	pin_cpu(0);
+	for (a = 0; a < ARRAY_SIZE(clone_algs); a++) {
+		open_err[a] = open_seeded(&r[a], clone_algs[a], 0);
+		out("clone.%s.open=%s", clone_algs[a],
+		    open_err[a] ? afalg_errname(open_err[a]) : "ok");
+		if (open_err[a])
+			continue;
+		for (i = 0; i < CLONE_WARMUP; i++)
+			if (clone_read(&r[a], blk[a][0]))
+				break;
+		out("clone.%s.before=%u", clone_algs[a], i);
+	}
+	out("clone.ready=1");
+	/* The console is in canonical mode: read() returns with the line. */
+	n = read(STDIN_FILENO, line, sizeof(line));
+	out("clone.line=%s", n > 0 ? "ok" : n ? afalg_errname(errno) : "EOF");
+
+	/* All reads first, then the output: the serial console is slow. */
+	for (a = 0; a < ARRAY_SIZE(clone_algs); a++) {
+		for (i = 0; i < CLONE_BLOCKS; i++)
+			err[a][i] = open_err[a] ? open_err[a] : clone_read(&r[a], blk[a][i]);
+		if (!open_err[a])
+			afalg_rng_close(&r[a]);
+	}
+	for (a = 0; a < ARRAY_SIZE(clone_algs); a++) {
+		for (i = 0; i < CLONE_BLOCKS; i++) {
+			if (err[a][i]) {
+				out("clone.%s.block.%u=%s", clone_algs[a], i,
+				    afalg_errname(err[a][i]));
+				continue;
+			}
+			hex(hexbuf, blk[a][i], SAMPLE_LEN);
+			out("clone.%s.block.%u=%s", clone_algs[a], i, hexbuf);
+		}
+	}
+	pin_cpu_all();
+}
+
+/* ---- memory (jtsc.mode=mem) -------------------------------------------- */
+
+#define MEM_READERS	2
+#define MEM_READ_MS	4000
+#define MEM_SAMPLE_MS	2000
+#define MEM_AFTER_S	10
+#define MEM_AREAS_SHOWN	16
+
+/* The value of the "Key:   N kB" line of /proc/meminfo, in kB; -1 if none. */
+static long long meminfo_kb(const char *meminfo, const char *key)
+{
+	size_t len = strlen(key);
+	const char *p;
+
+	for (p = meminfo; p; p = strchr(p, '\n')) {
+		if (*p == '\n')
+			p++;
+		if (!strncmp(p, key, len) && p[len] == ':')
+			return strtoll(p + len + 1, NULL, 10);
+	}
+	return -1;
+}
+
+/*
+ * What jitter_tsc holds at one moment, as mem.TAG.KEY lines: the bytes
+ * and the count of /proc/vmallocinfo areas whose caller is one of its
+ * functions (jtsc_* or jitter_tsc_*; kvmalloc()'s areas name the caller
+ * of kvmalloc(), and a buffer over 2 MiB is two areas: its pages and its
+ * array of page pointers), and /proc/meminfo's VmallocUsed and Slab, which
+ * also show what no caller's name gives away. /proc/vmallocinfo gives
+ * the addresses and callers to root only: init is root.
+ */
+static void mem_sample(const char *tag)
+{
+	static char buf[4 << 20];
+	unsigned long long bytes = 0;
+	unsigned int lines = 0;
+	char *line, *save, *sp, *size, *caller;
+	int err;
+
+	err = read_file("/proc/vmallocinfo", buf, sizeof(buf));
+	if (err) {
+		out("mem.%s.vmallocinfo=%s", tag, afalg_errname(err));
+	} else {
+		for (line = strtok_r(buf, "\n", &save); line;
+		     line = strtok_r(NULL, "\n", &save)) {
+			/* "0xffffc900...-0xffffc900... 8392704 jtsc_start+0x5b/0x1c0 ..." */
+			sp = strchr(line, ' ');
+			if (!sp || (!strstr(sp, "jtsc") && !strstr(sp, "jitter_tsc")))
+				continue;
+			size = sp + strspn(sp, " ");	/* "%7ld": padded */
+			caller = size + strcspn(size, " ");
+			caller += strspn(caller, " ");
+			bytes += strtoull(size, NULL, 10);
+			/* which ones: "8392704 jtsc_start+0x5b/0x1c0" */
+			if (lines++ < MEM_AREAS_SHOWN)
+				out("mem.%s.area.%u=%.*s %.*s", tag, lines - 1,
+				    (int)strcspn(size, " "), size,
+				    (int)strcspn(caller, " "), caller);
+		}
+		out("mem.%s.jtsc_vmalloc_bytes=%llu", tag, bytes);
+		out("mem.%s.jtsc_vmalloc_lines=%u", tag, lines);
+	}
+	if (read_file("/proc/meminfo", buf, sizeof(buf)))
+		return;
+	out("mem.%s.vmalloc_used_kb=%lld", tag, meminfo_kb(buf, "VmallocUsed"));
+	out("mem.%s.slab_kb=%lld", tag, meminfo_kb(buf, "Slab"));
+}
+
+/*
+ * Memory held by jitter_tsc right after boot (init runs once the crng is
+ * ready), while two AF_ALG readers read, one per CPU, so that two of its
+ * instances serve them, and MEM_AFTER_S seconds after both closed their
+ * sockets: what an instance allocates for a reader should be gone by then.
+ */
+static void run_mem(void)
+{
+	struct reader_result rr;
+	unsigned long long bytes = 0;
+	unsigned int errors = 0;
+	int ready[2], go[2], res[2], i, got = 0;
+	pid_t pid[MEM_READERS];
+	char c = 1;
+
+	mem_sample("boot");
+	if (pipe(ready) || pipe(go) || pipe(res))
+		return;
+	for (i = 0; i < MEM_READERS; i++)
+		pid[i] = reader_start("jitter_tsc", BENCH_REQ, MEM_READ_MS, i,
+				      ready[1], go[0], res[1]);
+	for (i = 0; i < MEM_READERS; i++)
+		if (read(ready[0], &c, 1) != 1)
+			break;
+	for (i = 0; i < MEM_READERS; i++)
+		if (write(go[1], &c, 1) != 1)
+			break;
+	usleep(MEM_SAMPLE_MS * 1000);
+	mem_sample("readers");
+	for (i = 0; i < MEM_READERS; i++) {
+		if (pid[i] > 0 && read(res[0], &rr, sizeof(rr)) == sizeof(rr)) {
+			got++;
+			bytes += rr.bytes;
+			errors += rr.errors;
+		}
+	}
+	for (i = 0; i < MEM_READERS; i++)
+		if (pid[i] > 0)
+			waitpid(pid[i], NULL, 0);
+	out("mem.readers.count=%d", MEM_READERS);
+	out("mem.readers.reported=%d", got);
+	out("mem.readers.bytes=%llu", bytes);
+	out("mem.readers.errors=%u", errors);
+	out("mem.readers.sample_ms=%d", MEM_SAMPLE_MS);
+	out("mem.readers.read_ms=%d", MEM_READ_MS);
+	close(ready[0]);
+	close(ready[1]);
+	close(go[0]);
+	close(go[1]);
+	close(res[0]);
+	close(res[1]);
+	/* Their sockets closed when they exited. */
+	sleep(MEM_AFTER_S);
+	out("mem.closed.after_s=%d", MEM_AFTER_S);
+	mem_sample("closed");
 }
 
 /* ---- bench ------------------------------------------------------------- */
@@ -1454,6 +1664,18 @@ int main(int argc, char **argv)
 
 	if (!strcmp(mode, "fault")) {
 		run_fault();
+		report_klog();
+		finish();
+	}
+
+	if (!strcmp(mode, "clone")) {
+		run_clone();
+		report_klog();
+		finish();
+	}
+
+	if (!strcmp(mode, "mem")) {
+		run_mem();
 		report_klog();
 		finish();
 	}
