@@ -47,6 +47,14 @@
  * after that collector's startup test on that instance. Only when none is
  * left is the failure permanent.
  *
+ * Lifetime. An instance holds the speculative collector's buffer and pool
+ * words only while it is used: it is parked (jtsc_park(): pool wiped,
+ * buffer freed, the next request starts with a new startup test) when the
+ * last transform goes, JTSC_IDLE_SECS after its last request, under memory
+ * pressure, on a VM fork and around suspend and hibernation; random.c's
+ * once the crng is ready, and it is only set up at boot if the crng is not
+ * ready then.
+ *
  * The entropy claim, in one paragraph: every startup test (at boot, when a
  * shard starts, after a failover and after an intermittent failure)
  * estimates the min-entropy of its own JTSC_STARTUP_SAMPLES raw samples
@@ -59,7 +67,8 @@
  * belong to, and not while a run they are part of is still going; a
  * failure discards everything not yet handed out. Credit is counted in
  * jtsc_credit() alone. The crypto_rng output is SHA-256 over pool words
- * carrying twice the credited entropy it emits. random.c takes pool words
+ * carrying twice the credited entropy it emits, at least half of it from
+ * samples taken after the request began. random.c takes pool words
  * directly and is credited exactly what they carry, since its input pool
  * is itself a conditioner.
  */
@@ -80,17 +89,21 @@
 #include <linux/gcd.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
+#include <linux/notifier.h>
 #include <linux/processor.h>
 #include <linux/random.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/sched/isolation.h>
 #include <linux/seq_file.h>
+#include <linux/shrinker.h>
 #include <linux/slab.h>
+#include <linux/suspend.h>
 #include <linux/string.h>
 #include <linux/timer.h>
 #include <linux/uaccess.h>
 #include <linux/unaligned.h>
+#include <linux/workqueue.h>
 
 #ifdef CONFIG_X86_64
 #include <asm/tsc.h>
@@ -99,7 +112,7 @@
 #else
 /* No speculative collector on this architecture: only the timer one runs. */
 #define JTSC_SPEC_MEM_SIZE	0
-static inline int tsc_jitter_collect(u8 *samples, unsigned int n, u8 *mem)
+static inline int tsc_jitter_collect(u8 *samples, unsigned int n, u8 *mem, u64 *pass)
 {
 	return -ENODEV;
 }
@@ -124,14 +137,32 @@ enum {
 	JTSC_BLOCK_SIZE = SHA256_DIGEST_SIZE,
 	JTSC_OVERSAMPLE = 2,
 	JTSC_BLOCK_CREDIT = (JTSC_BLOCK_SIZE * 8 * JTSC_OVERSAMPLE) << JTSC_ENTROPY_SHIFT,
+	/*
+	 * Of that, what must come from samples taken after the request
+	 * began: as much entropy as the block has bits. A clone of the
+	 * machine (a restored snapshot, a forked VM) holds the same pool
+	 * as its original; whoever knows the pool must still guess this
+	 * much to predict the block, and two clones' blocks collide with
+	 * a probability of 2^-256 at most. The other half may be words
+	 * left over from an earlier request, so that a reader of small
+	 * blocks does not throw away what it collected.
+	 */
+	JTSC_FRESH_CREDIT = (JTSC_BLOCK_SIZE * 8) << JTSC_ENTROPY_SHIFT,
 
 	/*
 	 * Instances the crypto_rng spreads its readers over, by CPU: enough
 	 * for readers on 8 CPUs to collect in parallel, few enough that the
-	 * speculative collector's 8 MiB buffer, allocated by an instance when
-	 * it is first used, takes at most 64 MiB.
+	 * speculative collector's 8 MiB buffer, held by an instance only
+	 * while it is in use, takes at most 64 MiB.
 	 */
 	JTSC_MAX_SHARDS = 8,
+
+	/*
+	 * An instance not used for this long is parked: its pool wiped, its
+	 * buffer freed. Long enough that a steady reader keeps its buffer,
+	 * short enough that a burst does not hold 8 MiB for long.
+	 */
+	JTSC_IDLE_SECS = 5,
 
 	/* Largest request of jitter_tsc_pull(), in words. */
 	JTSC_PULL_MAX_WORDS = JITTER_TSC_PULL_MAX / sizeof(u64),
@@ -192,17 +223,17 @@ EXPORT_SYMBOL_IF_KUNIT(jtsc_read_counter);
  * jtsc_spec_collect() - Collect raw speculative samples
  * @samples: where to store them, one per byte
  * @n: number of samples
- * @mem: the collector's buffer of JTSC_SPEC_MEM_SIZE bytes
+ * @buf: the collector's buffer of JTSC_SPEC_MEM_SIZE bytes
  *
- * Context: Any context.
+ * Context: Any context, on one CPU.
  * Return: 0, or -ENODEV where there is no speculative collector.
  */
-VISIBLE_IF_KUNIT int jtsc_spec_collect(u8 *samples, unsigned int n, void *mem)
+VISIBLE_IF_KUNIT int jtsc_spec_collect(u8 *samples, unsigned int n, struct jtsc_buf *buf)
 {
-	KUNIT_STATIC_STUB_REDIRECT(jtsc_spec_collect, samples, n, mem);
-	if (!mem)
+	KUNIT_STATIC_STUB_REDIRECT(jtsc_spec_collect, samples, n, buf);
+	if (!buf || !buf->mem)
 		return -ENODEV;
-	return tsc_jitter_collect(samples, n, mem);
+	return tsc_jitter_collect(samples, n, buf->mem, &buf->pass);
 }
 EXPORT_SYMBOL_IF_KUNIT(jtsc_spec_collect);
 
@@ -256,17 +287,17 @@ static int jtsc_next_timer_cpu(int cpu)
  * jtsc_timer_collect() - Collect raw stack-timer samples
  * @samples: where to store them, one per byte
  * @n: number of samples
- * @mem: unused
+ * @buf: unused
  *
  * A timer on this stack is kept armed, on another CPU where there is one,
  * to expire at the next tick, while the loop calls schedule() and reads the
  * cycle counter. Each raw sample is the low byte of the counter's advance
  * over one pass.
  *
- * Context: Process context; sleeps.
+ * Context: Process context, on one CPU; sleeps.
  * Return: 0.
  */
-VISIBLE_IF_KUNIT int jtsc_timer_collect(u8 *samples, unsigned int n, void *mem)
+VISIBLE_IF_KUNIT int jtsc_timer_collect(u8 *samples, unsigned int n, struct jtsc_buf *buf)
 {
 	u8 stack_bytes[sizeof(struct jtsc_timer_state) + SMP_CACHE_BYTES - 1];
 	struct jtsc_timer_state *stack = PTR_ALIGN((void *)stack_bytes, SMP_CACHE_BYTES);
@@ -274,7 +305,7 @@ VISIBLE_IF_KUNIT int jtsc_timer_collect(u8 *samples, unsigned int n, void *mem)
 	int cpu = -1;
 	u64 last, now;
 
-	KUNIT_STATIC_STUB_REDIRECT(jtsc_timer_collect, samples, n, mem);
+	KUNIT_STATIC_STUB_REDIRECT(jtsc_timer_collect, samples, n, buf);
 
 	atomic_set(&stack->touched, 0);
 	timer_setup_on_stack(&stack->timer, jtsc_timer_fn, 0);
@@ -407,6 +438,25 @@ static inline void jtsc_inject(struct jtsc_rng *rng, enum jtsc_source src) { }
 #endif
 
 /*
+ * @n raw samples of @src, all taken on one CPU: a task moved to another
+ * CPU between two reads would put the difference between two CPUs'
+ * counters into one delta, which is not a sample of either loop. Only
+ * migration is disabled: the loops stay preemptible, the timer collector
+ * sleeps in schedule(), and an interrupt or a preemption only lengthens
+ * the pass it lands in.
+ */
+static int jtsc_collect(enum jtsc_source src, u8 *samples, unsigned int n,
+			struct jtsc_buf *buf)
+{
+	int ret;
+
+	migrate_disable();
+	ret = jtsc_collectors[src].collect(samples, n, buf);
+	migrate_enable();
+	return ret;
+}
+
+/*
  * One call of @src's collector for @rng: JTSC_BATCH raw samples into
  * @rng->raw, counting them and, with the debugfs option, the time spent
  * taking them: `make bench` divides one by the other for the rate that
@@ -416,7 +466,7 @@ static int jtsc_collect_counted(struct jtsc_rng *rng, enum jtsc_source src)
 {
 	bool timed = IS_ENABLED(CONFIG_CRYPTO_JITTER_TSC_DEBUGFS);
 	u64 t0 = timed ? local_clock() : 0;
-	int ret = jtsc_collectors[src].collect(rng->raw, JTSC_BATCH, rng->mem);
+	int ret = jtsc_collect(src, rng->raw, JTSC_BATCH, &rng->buf);
 
 	if (ret)
 		return ret;
@@ -514,7 +564,7 @@ static int jtsc_verify(struct jtsc_rng *rng, enum jtsc_source src, const char **
 	u8 *samples;
 	int step;
 
-	samples = kvmalloc(JTSC_STARTUP_SAMPLES + work_size, GFP_KERNEL);
+	samples = kvmalloc(JTSC_STARTUP_SAMPLES + work_size, GFP_KERNEL_ACCOUNT);
 	if (!samples)
 		return -ENOMEM;
 	for (at = 0; at < JTSC_STARTUP_SAMPLES; at += JTSC_BATCH) {
@@ -588,7 +638,36 @@ static void jtsc_wipe(struct jtsc_rng *rng)
 	memzero_explicit(&rng->lfsr, sizeof(rng->lfsr));
 	rng->tested = 0;
 	rng->pending = 0;
+	rng->stale = 0;
 }
+
+/* Free the speculative collector's buffer of @rng, if it holds one. */
+static void jtsc_free_buf(struct jtsc_rng *rng)
+{
+	kvfree(rng->buf.mem);
+	/* Read locklessly by jtsc_shrink_count(). */
+	WRITE_ONCE(rng->buf.mem, NULL);
+	rng->buf.pass = 0;
+}
+
+/**
+ * jtsc_park() - Drop what an instance holds between requests
+ * @rng: the instance
+ *
+ * Wipes the pool and frees the buffer. The next request runs the startup
+ * test again, with a fresh estimate, as at the instance's first use: the
+ * buffer it walks is a new one, and the machine may not be the one it was
+ * (a parked instance may wake up after a resume, or in a forked VM).
+ *
+ * Context: Process context, with rng->lock held or before @rng is in use.
+ */
+VISIBLE_IF_KUNIT void jtsc_park(struct jtsc_rng *rng)
+{
+	jtsc_wipe(rng);
+	rng->started = false;
+	jtsc_free_buf(rng);
+}
+EXPORT_SYMBOL_IF_KUNIT(jtsc_park);
 
 /* The first collector of @g that is not dead, JTSC_NR_SOURCES if none. */
 static enum jtsc_source jtsc_first_alive(const struct jtsc_group *g)
@@ -601,10 +680,7 @@ static enum jtsc_source jtsc_first_alive(const struct jtsc_group *g)
 /* No collector of the group is left: this instance fails for good. */
 static int __cold jtsc_exhausted(struct jtsc_rng *rng)
 {
-	jtsc_wipe(rng);
-	rng->started = false;
-	kvfree(rng->mem);
-	rng->mem = NULL;
+	jtsc_park(rng);
 	WRITE_ONCE(rng->failed, true);
 	return -EFAULT;
 }
@@ -627,9 +703,13 @@ static int jtsc_start(struct jtsc_rng *rng)
 	jtsc_wipe(rng);
 	rng->started = false;
 	while ((src = jtsc_first_alive(g)) < JTSC_NR_SOURCES) {
-		if (JTSC_SPEC_MEM_SIZE && src == JTSC_SRC_SPEC && !rng->mem) {
-			rng->mem = kvzalloc(JTSC_SPEC_MEM_SIZE, GFP_KERNEL);
-			if (!rng->mem)
+		/*
+		 * Charged to the task that first uses the instance, so that
+		 * a memory cgroup limits what its readers can pin.
+		 */
+		if (JTSC_SPEC_MEM_SIZE && src == JTSC_SRC_SPEC && !rng->buf.mem) {
+			rng->buf.mem = kvzalloc(JTSC_SPEC_MEM_SIZE, GFP_KERNEL_ACCOUNT);
+			if (!rng->buf.mem)
 				return -ENOMEM;
 		}
 		why = NULL;
@@ -637,10 +717,8 @@ static int jtsc_start(struct jtsc_rng *rng)
 		if (ret == -ENOMEM)
 			return ret;
 		if (!ret) {
-			if (src != JTSC_SRC_SPEC) {
-				kvfree(rng->mem);
-				rng->mem = NULL;
-			}
+			if (src != JTSC_SRC_SPEC)
+				jtsc_free_buf(rng);
 			set_bit(src, &g->verified);
 			rng->active = src;
 			rng->started = true;
@@ -846,15 +924,43 @@ static int jtsc_fill(struct jtsc_rng *rng, unsigned int words)
 	return ret;
 }
 
-/* Drop the first @words tested words, which carry @credit. */
-static void jtsc_consume(struct jtsc_rng *rng, unsigned int words, unsigned int credit)
+/*
+ * Drop the first @words words of the pool, tested ones first, then
+ * pending ones.
+ */
+static void jtsc_discard(struct jtsc_rng *rng, unsigned int words)
 {
-	unsigned int left = rng->tested - words + rng->pending;
+	unsigned int left = rng->tested + rng->pending - words;
+	unsigned int tested = min(words, rng->tested);
 
-	rng->stats[rng->active].credited += credit;
 	memmove(rng->pool, rng->pool + words, left * sizeof(rng->pool[0]));
 	memzero_explicit(rng->pool + left, words * sizeof(rng->pool[0]));
-	rng->tested -= words;
+	rng->tested -= tested;
+	rng->pending -= words - tested;
+	rng->stale -= min(words, rng->stale);
+}
+
+/* Hand out the first @words tested words, which carry @credit. */
+static void jtsc_consume(struct jtsc_rng *rng, unsigned int words, unsigned int credit)
+{
+	rng->stats[rng->active].credited += credit;
+	jtsc_discard(rng, words);
+}
+
+/*
+ * Before a block of @words words: drop the oldest words made before the
+ * request began, so that at most @words minus those carrying
+ * JTSC_FRESH_CREDIT are left. The block is the first @words tested words,
+ * so at least JTSC_FRESH_CREDIT of its entropy is then in samples taken
+ * for this request.
+ */
+static void jtsc_drop_stale(struct jtsc_rng *rng, unsigned int words)
+{
+	unsigned int fresh = DIV_ROUND_UP(JTSC_FRESH_CREDIT, jtsc_word_credit(rng, rng->active));
+	unsigned int keep = words > fresh ? words - fresh : 0;
+
+	if (rng->stale > keep)
+		jtsc_discard(rng, rng->stale - keep);
 }
 
 /**
@@ -866,7 +972,9 @@ static void jtsc_consume(struct jtsc_rng *rng, unsigned int words, unsigned int 
  * Each block of JTSC_BLOCK_SIZE bytes is SHA-256 over the fewest tested pool
  * words that carry at least JTSC_OVERSAMPLE times its size in credited
  * entropy at the active collector's step (512 bits from 128 words of 4
- * bits at the floor, 528 from 22 words of 24 bits at the ceiling).
+ * bits at the floor, 528 from 22 words of 24 bits at the ceiling), of
+ * which at least JTSC_FRESH_CREDIT is in words made from samples taken
+ * after the call began: no block is made from an earlier state alone.
  *
  * Context: Process context; sleeps.
  * Return: 0 on success; -EAGAIN after an intermittent health-test failure,
@@ -885,6 +993,8 @@ VISIBLE_IF_KUNIT int jtsc_rng_generate(struct jtsc_rng *rng, u8 *dst, unsigned i
 		return -EFAULT;
 
 	while (done < len) {
+		bool first = !done;
+
 		/*
 		 * A reader may wait here while others of this instance are
 		 * served by the timer collector, a block every fraction of a
@@ -900,13 +1010,18 @@ VISIBLE_IF_KUNIT int jtsc_rng_generate(struct jtsc_rng *rng, u8 *dst, unsigned i
 		 * the collector it readied, at the step it chose.
 		 */
 		if (!ret) {
+			/* All that is in the pool now predates this request. */
+			if (first)
+				rng->stale = rng->tested + rng->pending;
 			words = DIV_ROUND_UP(JTSC_BLOCK_CREDIT, jtsc_word_credit(rng, rng->active));
+			jtsc_drop_stale(rng, words);
 			ret = jtsc_fill(rng, words);
 		}
 		if (!ret) {
 			sha256((const u8 *)rng->pool, words * sizeof(rng->pool[0]), block);
 			jtsc_consume(rng, words, jtsc_credit(rng, words));
 		}
+		rng->last_used = jiffies;
 		mutex_unlock(&rng->lock);
 		if (ret)
 			break;
@@ -1007,7 +1122,7 @@ EXPORT_SYMBOL_IF_KUNIT(jtsc_rng_init);
 VISIBLE_IF_KUNIT void jtsc_rng_destroy(struct jtsc_rng *rng)
 {
 	mutex_destroy(&rng->lock);
-	kvfree(rng->mem);
+	jtsc_free_buf(rng);
 	memzero_explicit(rng, sizeof(*rng));
 }
 EXPORT_SYMBOL_IF_KUNIT(jtsc_rng_destroy);
@@ -1074,6 +1189,51 @@ VISIBLE_IF_KUNIT int jtsc_group_init(struct jtsc_group *g, unsigned int collecto
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(jtsc_group_init);
+
+/*
+ * Park @rng if nobody is using it and it has not been used for @idle
+ * jiffies. Return the bytes of buffer freed, or -EBUSY if @rng still holds
+ * something: a buffer or pool words.
+ */
+static long jtsc_park_idle(struct jtsc_rng *rng, unsigned long idle)
+{
+	long freed = 0;
+
+	if (!mutex_trylock(&rng->lock))
+		return -EBUSY;
+	if (rng->buf.mem || rng->tested + rng->pending) {
+		if (time_before(jiffies, rng->last_used + idle)) {
+			freed = -EBUSY;
+		} else {
+			freed = rng->buf.mem ? JTSC_SPEC_MEM_SIZE : 0;
+			jtsc_park(rng);
+		}
+	}
+	mutex_unlock(&rng->lock);
+	return freed;
+}
+
+/**
+ * jtsc_group_park_idle() - Park the shards of a group that are idle
+ * @g: the group
+ * @idle: jiffies a shard must have gone unused; 0 for all not in use now
+ *
+ * Context: Process context. Takes each shard's lock with mutex_trylock()
+ * only, so that it can run from memory reclaim, which a shard allocating
+ * its buffer under its lock may have entered.
+ * Return: true if some shard still holds a buffer or pool words.
+ */
+VISIBLE_IF_KUNIT bool jtsc_group_park_idle(struct jtsc_group *g, unsigned long idle)
+{
+	bool held = false;
+	unsigned int i;
+
+	for (i = 0; i < g->nr_shards; i++)
+		if (jtsc_park_idle(g->shards[i], idle) < 0)
+			held = true;
+	return held;
+}
+EXPORT_SYMBOL_IF_KUNIT(jtsc_group_park_idle);
 
 /**
  * jtsc_group_shard() - The shard of a group for the current CPU
@@ -1165,10 +1325,79 @@ VISIBLE_IF_KUNIT struct jtsc_group *jtsc_kcapi_group(void)
 }
 EXPORT_SYMBOL_IF_KUNIT(jtsc_kcapi_group);
 
+/*
+ * Instances hold a buffer and pool words only while they are used: the
+ * shards are parked once no transform of "jitter_tsc" is left, or
+ * JTSC_IDLE_SECS after their last request, or under memory pressure;
+ * random.c's instance once the crng is ready. All of them on a VM fork
+ * and around a suspend or hibernation.
+ */
+static atomic_t jtsc_tfms = ATOMIC_INIT(0);
+
+static void jtsc_idle_fn(struct work_struct *work);
+static DECLARE_DELAYED_WORK(jtsc_idle_work, jtsc_idle_fn);
+
+static void jtsc_idle_fn(struct work_struct *work)
+{
+	unsigned long idle = atomic_read(&jtsc_tfms) ? JTSC_IDLE_SECS * HZ : 0;
+
+	if (jtsc_group_park_idle(&jtsc_group, idle))
+		schedule_delayed_work(&jtsc_idle_work, JTSC_IDLE_SECS * HZ);
+}
+
+/* Park every instance, waiting for each one's current request. */
+static void jtsc_park_all(void)
+{
+	unsigned int i;
+
+	mutex_lock(&jtsc_global.lock);
+	jtsc_park(&jtsc_global);
+	mutex_unlock(&jtsc_global.lock);
+	for (i = 0; i < jtsc_group.nr_shards; i++) {
+		struct jtsc_rng *rng = jtsc_group.shards[i];
+
+		mutex_lock(&rng->lock);
+		jtsc_park(rng);
+		mutex_unlock(&rng->lock);
+	}
+}
+
+static int jtsc_kcapi_init(struct crypto_tfm *tfm)
+{
+	atomic_inc(&jtsc_tfms);
+	return 0;
+}
+
+static void jtsc_kcapi_exit(struct crypto_tfm *tfm)
+{
+	if (atomic_dec_and_test(&jtsc_tfms))
+		mod_delayed_work(system_wq, &jtsc_idle_work, 0);
+}
+
+/*
+ * An -EAGAIN of the instance says it has already dealt with a health-test
+ * failure: the next call runs the startup test again, or that of the
+ * collector taking over. That is the kernel's to do, not the reader's,
+ * so the call is repeated until it gives data or a final error. Each
+ * repetition follows a collector's death (at most one per collector) or
+ * an intermittent failure, and three of those without a predictor window
+ * passed in between are a permanent one; a source that keeps failing
+ * with windows passed in between keeps the reader waiting, as a blocking
+ * read does, until a fatal signal ends the wait.
+ */
 static int jtsc_kcapi_generate(struct crypto_rng *tfm, const u8 *src,
 			       unsigned int slen, u8 *dst, unsigned int dlen)
 {
-	return jtsc_rng_generate(jtsc_group_shard(jtsc_kcapi_group()), dst, dlen);
+	struct jtsc_rng *rng = jtsc_group_shard(jtsc_kcapi_group());
+	int ret;
+
+	while ((ret = jtsc_rng_generate(rng, dst, dlen)) == -EAGAIN) {
+		if (fatal_signal_pending(current))
+			return -EINTR;
+		cond_resched();
+	}
+	schedule_delayed_work(&jtsc_idle_work, JTSC_IDLE_SECS * HZ);
+	return ret;
 }
 
 /*
@@ -1189,37 +1418,171 @@ static struct rng_alg jtsc_alg = {
 		.cra_driver_name	= "jitter_tsc-generic",
 		.cra_priority		= 100,
 		.cra_ctxsize		= 0,
+		.cra_init		= jtsc_kcapi_init,
+		.cra_exit		= jtsc_kcapi_exit,
 		.cra_module		= THIS_MODULE,
 	}
 };
 
+/*
+ * Under memory pressure, the buffers of the instances not in use now are
+ * freed, whatever their age. Counted in pages.
+ */
+static unsigned long jtsc_shrink_count(struct shrinker *shrink, struct shrink_control *sc)
+{
+	unsigned long pages = 0;
+	unsigned int i;
+
+	if (READ_ONCE(jtsc_global.buf.mem))
+		pages += JTSC_SPEC_MEM_SIZE >> PAGE_SHIFT;
+	for (i = 0; i < jtsc_group.nr_shards; i++)
+		if (READ_ONCE(jtsc_group.shards[i]->buf.mem))
+			pages += JTSC_SPEC_MEM_SIZE >> PAGE_SHIFT;
+	return pages ?: SHRINK_EMPTY;
+}
+
+static unsigned long jtsc_shrink_scan(struct shrinker *shrink, struct shrink_control *sc)
+{
+	unsigned long freed = 0;
+	unsigned int i;
+	long ret;
+
+	ret = jtsc_park_idle(&jtsc_global, 0);
+	if (ret > 0)
+		freed += ret >> PAGE_SHIFT;
+	for (i = 0; i < jtsc_group.nr_shards && freed < sc->nr_to_scan; i++) {
+		ret = jtsc_park_idle(jtsc_group.shards[i], 0);
+		if (ret > 0)
+			freed += ret >> PAGE_SHIFT;
+	}
+	return freed ?: SHRINK_STOP;
+}
+
+static struct shrinker *jtsc_shrinker;
+
+/*
+ * A VM fork, or a resume from suspend or hibernation: the pools must not
+ * carry over, nor the estimates made on what may have been another
+ * machine. Parked before a suspend or a hibernation image too, so that
+ * no pool word is in the image.
+ */
+static int jtsc_vmfork_notify(struct notifier_block *nb, unsigned long action, void *data)
+{
+	jtsc_park_all();
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block jtsc_vmfork_nb = {
+	.notifier_call = jtsc_vmfork_notify,
+};
+
+static int jtsc_pm_notify(struct notifier_block *nb, unsigned long action, void *data)
+{
+	switch (action) {
+	case PM_HIBERNATION_PREPARE:
+	case PM_SUSPEND_PREPARE:
+	case PM_RESTORE_PREPARE:
+	case PM_POST_HIBERNATION:
+	case PM_POST_SUSPEND:
+	case PM_POST_RESTORE:
+		jtsc_park_all();
+		break;
+	}
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block jtsc_pm_nb = {
+	.notifier_call = jtsc_pm_notify,
+};
+
+#if IS_BUILTIN(CONFIG_CRYPTO_JITTER_TSC)
+/* random.c's instance is parked once the crng is ready: it is not pulled again. */
+static void jtsc_crng_ready_fn(struct work_struct *work)
+{
+	mutex_lock(&jtsc_global.lock);
+	jtsc_park(&jtsc_global);
+	mutex_unlock(&jtsc_global.lock);
+}
+
+static DECLARE_WORK(jtsc_crng_ready_work, jtsc_crng_ready_fn);
+
+/* Called under random.c's notifier lock, maybe from an interrupt. */
+static int jtsc_crng_ready_notify(struct notifier_block *nb, unsigned long action, void *data)
+{
+	schedule_work(&jtsc_crng_ready_work);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block jtsc_crng_ready_nb = {
+	.notifier_call = jtsc_crng_ready_notify,
+};
+#endif
+
 #ifdef CONFIG_CRYPTO_JITTER_TSC_DEBUGFS
 static struct dentry *jtsc_debugfs;
 
+/* An open raw-sample file: its collector, and a buffer of its own. */
+struct jtsc_raw_file {
+	struct mutex lock; /* readers of one open file take turns */
+	enum jtsc_source src;
+	struct jtsc_buf buf;
+};
+
+static int jtsc_raw_open(struct inode *inode, struct file *file)
+{
+	enum jtsc_source src = (uintptr_t)inode->i_private;
+	struct jtsc_raw_file *f;
+
+	if (!(jtsc_group.usable & BIT(src)))
+		return -ENODEV;
+	f = kzalloc(sizeof(*f), GFP_KERNEL_ACCOUNT);
+	if (!f)
+		return -ENOMEM;
+	mutex_init(&f->lock);
+	f->src = src;
+	if (JTSC_SPEC_MEM_SIZE && src == JTSC_SRC_SPEC) {
+		f->buf.mem = kvzalloc(JTSC_SPEC_MEM_SIZE, GFP_KERNEL_ACCOUNT);
+		if (!f->buf.mem) {
+			kfree(f);
+			return -ENOMEM;
+		}
+	}
+	file->private_data = f;
+	return 0;
+}
+
+static int jtsc_raw_release(struct inode *inode, struct file *file)
+{
+	struct jtsc_raw_file *f = file->private_data;
+
+	mutex_destroy(&f->lock);
+	kvfree(f->buf.mem);
+	kfree(f);
+	return 0;
+}
+
 /*
- * Fresh raw samples, taken for the reader alone: they never enter the
- * pool, and nothing from the pool is ever shown.
+ * Fresh raw samples, taken for the reader alone, walking the open file's
+ * own buffer: they never enter a pool, and nothing from a pool is ever
+ * shown. The file is opened once for many reads, which go on with the
+ * walk as an instance's batches do.
  */
 static ssize_t jtsc_raw_read(struct file *file, char __user *ubuf, size_t count,
 			     loff_t *ppos)
 {
-	enum jtsc_source src = (uintptr_t)file->private_data;
-	struct jtsc_rng *rng = &jtsc_global;
+	struct jtsc_raw_file *f = file->private_data;
 	size_t n = min_t(size_t, count, PAGE_SIZE);
 	u8 *buf;
 	int ret;
 
-	if (!(jtsc_group.usable & BIT(src)))
-		return -ENODEV;
 	if (!n)
 		return -EINVAL;
 	buf = kmalloc(n, GFP_KERNEL);
 	if (!buf)
 		return -ENOMEM;
-	/* The speculative collector's buffer is the instance's, if it has one. */
-	mutex_lock(&rng->lock);
-	ret = jtsc_collectors[src].collect(buf, n, rng->mem);
-	mutex_unlock(&rng->lock);
+	mutex_lock(&f->lock);
+	ret = jtsc_collect(f->src, buf, n, &f->buf);
+	mutex_unlock(&f->lock);
 	if (!ret && copy_to_user(ubuf, buf, n))
 		ret = -EFAULT;
 	kfree_sensitive(buf);
@@ -1231,7 +1594,8 @@ static ssize_t jtsc_raw_read(struct file *file, char __user *ubuf, size_t count,
 
 static const struct file_operations jtsc_raw_fops = {
 	.owner = THIS_MODULE,
-	.open = simple_open,
+	.open = jtsc_raw_open,
+	.release = jtsc_raw_release,
 	.read = jtsc_raw_read,
 	.llseek = noop_llseek,
 };
@@ -1395,7 +1759,10 @@ static unsigned int __init jtsc_parse_collectors(void)
 }
 
 /*
- * Verify the collectors, then register: the instance is published last.
+ * Set up and register. random.c's instance runs its startup test now,
+ * only if random.c is going to draw on it: built in, with the crng not
+ * ready yet. Otherwise nothing is allocated until a reader comes, and each
+ * shard runs its startup test on first use.
  *
  * jitter_tsc is not a FIPS-approved entropy source (testmgr does not mark
  * it fips_allowed, so the crypto API refuses it with fips=1). With
@@ -1405,6 +1772,7 @@ static unsigned int __init jtsc_parse_collectors(void)
  */
 static int __init jtsc_setup(void)
 {
+	bool boot = false;
 	int ret;
 
 	if (fips_enabled) {
@@ -1414,12 +1782,22 @@ static int __init jtsc_setup(void)
 	}
 	ret = jtsc_group_init(&jtsc_group, jtsc_parse_collectors(),
 			      min_t(unsigned int, nr_cpu_ids, JTSC_MAX_SHARDS));
-	/* The boot-time startup test, on random.c's instance. */
-	if (!ret)
-		ret = jtsc_rng_init(&jtsc_global, &jtsc_group);
+	if (!ret) {
+		boot = IS_BUILTIN(CONFIG_CRYPTO_JITTER_TSC) && !rng_is_initialized();
+		if (boot)
+			ret = jtsc_rng_init(&jtsc_global, &jtsc_group);
+		else
+			jtsc_rng_attach(&jtsc_global, &jtsc_group);
+	}
+	if (!ret) {
+		jtsc_shrinker = shrinker_alloc(0, "jitter_tsc");
+		if (!jtsc_shrinker)
+			ret = -ENOMEM;
+	}
 	if (!ret)
 		ret = crypto_register_rng(&jtsc_alg);
 	if (ret) {
+		shrinker_free(jtsc_shrinker);
 		jtsc_rng_destroy(&jtsc_global);
 		jtsc_group_destroy(&jtsc_group);
 		pr_info("not registering: %s\n",
@@ -1427,10 +1805,23 @@ static int __init jtsc_setup(void)
 			ret == -ENOMEM ? "out of memory" : "crypto API error");
 		goto out;
 	}
+	jtsc_shrinker->count_objects = jtsc_shrink_count;
+	jtsc_shrinker->scan_objects = jtsc_shrink_scan;
+	shrinker_register(jtsc_shrinker);
+	register_pm_notifier(&jtsc_pm_nb);
+	register_random_vmfork_notifier(&jtsc_vmfork_nb);
+#if IS_BUILTIN(CONFIG_CRYPTO_JITTER_TSC)
+	execute_with_initialized_rng(&jtsc_crng_ready_nb);
+#endif
 	jtsc_debugfs_init();
-	pr_info("ready, drawing on the %s collector at %u/256 bit per raw sample, %u shards\n",
-		jtsc_collectors[jtsc_global.active].name,
-		jtsc_global.health[jtsc_global.active].params->credit, jtsc_group.nr_shards);
+	if (boot)
+		pr_info("ready, drawing on the %s collector at %u/256 bit per raw sample, %u shards\n",
+			jtsc_collectors[jtsc_global.active].name,
+			jtsc_global.health[jtsc_global.active].params->credit,
+			jtsc_group.nr_shards);
+	else
+		pr_info("ready, %u shards: each starts a collector on first use\n",
+			jtsc_group.nr_shards);
 out:
 	/* The instance is set up: pairs with the acquires in jitter_tsc_pull(). */
 	smp_store_release(&jtsc_status, ret);
@@ -1465,6 +1856,11 @@ static void __exit jtsc_mod_exit(void)
 {
 	jtsc_debugfs_exit();
 	crypto_unregister_rng(&jtsc_alg);
+	unregister_random_vmfork_notifier(&jtsc_vmfork_nb);
+	unregister_pm_notifier(&jtsc_pm_nb);
+	shrinker_free(jtsc_shrinker);
+	/* No transform is left: nothing arms it again. */
+	cancel_delayed_work_sync(&jtsc_idle_work);
 	jtsc_rng_destroy(&jtsc_global);
 	jtsc_group_destroy(&jtsc_group);
 }

@@ -51,11 +51,16 @@ MUTANTS = [
                '\t\t * the collector it readied, at the step it chose.\n'
                '\t\t */\n'
                '\t\tif (!ret) {\n'
+               '\t\t\t/* All that is in the pool now predates this request. */\n'
+               '\t\t\tif (first)\n'
+               '\t\t\t\trng->stale = rng->tested + rng->pending;\n'
                '\t\t\twords = DIV_ROUND_UP(JTSC_BLOCK_CREDIT, jtsc_word_credit(rng, rng->active));\n',
         'new': '\t\tif (rng->health[rng->active].params)\n'
                '\t\t\twords = DIV_ROUND_UP(JTSC_BLOCK_CREDIT, jtsc_word_credit(rng, rng->active));\n'
                '\t\tret = jtsc_ready_request(rng);\n'
                '\t\tif (!ret) {\n'
+               '\t\t\tif (first)\n'
+               '\t\t\t\trng->stale = rng->tested + rng->pending;\n'
                '\t\t\twords = words ?: DIV_ROUND_UP(JTSC_BLOCK_CREDIT, jtsc_word_credit(rng, rng->active));\n',
     },
     {
@@ -64,8 +69,8 @@ MUTANTS = [
                 'are taken, instead of carried to the next call',
         'cases': ['jtsc_interleave_test'],
         'file': KCAPI,
-        'old': 'unsigned int left = rng->tested - words + rng->pending;',
-        'new': 'unsigned int left = rng->tested - words;',
+        'old': 'unsigned int left = rng->tested + rng->pending - words;',
+        'new': 'unsigned int left = rng->tested - min(words, rng->tested);',
     },
     {
         'name': 'no-failover',
@@ -73,8 +78,8 @@ MUTANTS = [
                 'collector is left (the behaviour before failover)',
         'cases': ['jtsc_failover_test', 'jtsc_crypto_failover_test'],
         'file': KCAPI,
-        'old': '\tnext = jtsc_first_alive(g);\n',
-        'new': '\tnext = JTSC_NR_SOURCES;\n',
+        'old': '\tfirst = !test_and_set_bit(src, &g->dead);\n\tnext = jtsc_first_alive(g);\n',
+        'new': '\tfirst = !test_and_set_bit(src, &g->dead);\n\tnext = JTSC_NR_SOURCES;\n',
     },
     {
         'name': 'dead-ignored',
@@ -108,9 +113,11 @@ MUTANTS = [
                '\t\t\tsha256((const u8 *)rng->pool, words * sizeof(rng->pool[0]), block);\n'
                '\t\t\tjtsc_consume(rng, words, jtsc_credit(rng, words));\n'
                '\t\t}\n'
+               '\t\trng->last_used = jiffies;\n'
                '\t\tmutex_unlock(&rng->lock);\n',
         'new': '\t\tif (!ret)\n'
                '\t\t\tsha256((const u8 *)rng->pool, words * sizeof(rng->pool[0]), block);\n'
+               '\t\trng->last_used = jiffies;\n'
                '\t\tmutex_unlock(&rng->lock);\n'
                '\t\tif (!ret) {\n'
                '\t\t\tschedule_timeout_uninterruptible(1);\n'
@@ -166,6 +173,49 @@ MUTANTS = [
         'file': CORE,
         'old': '\tfor (k = 1; k <= JTSC_NR_DIFF; k++) {\n',
         'new': '\tfor (k = 1; k <= 1; k++) {\n',
+    },
+    {
+        'name': 'stale-kept',
+        'what': 'words made before a request are not dropped: after a '
+                'snapshot is restored, the first block is made of the saved '
+                'pool alone, the same in every clone',
+        'cases': ['jtsc_fresh_test', 'jtsc_output_model_test'],
+        'file': KCAPI,
+        'old': '\tif (rng->stale > keep)\n',
+        'new': '\tif (rng->stale > keep + JTSC_POOL_WORDS)\n',
+    },
+    {
+        'name': 'park-leaks-buffer',
+        'what': 'a parked instance forgets its buffer without freeing it',
+        'cases': ['jtsc_buffer_lifetime_test'],
+        'file': KCAPI,
+        'old': '\tkvfree(rng->buf.mem);\n\t/* Read locklessly by jtsc_shrink_count(). */\n',
+        'new': '\t/* Read locklessly by jtsc_shrink_count(). */\n',
+    },
+    {
+        'name': 'park-keeps-pool',
+        'what': 'a parked instance frees its buffer but keeps its pool words',
+        'cases': ['jtsc_buffer_lifetime_test'],
+        'file': KCAPI,
+        'old': '\tjtsc_wipe(rng);\n\trng->started = false;\n\tjtsc_free_buf(rng);\n',
+        'new': '\trng->started = false;\n\tjtsc_free_buf(rng);\n',
+    },
+    {
+        'name': 'idle-ignored',
+        'what': 'an instance is parked however recently it was used',
+        'cases': ['jtsc_buffer_lifetime_test'],
+        'file': KCAPI,
+        'old': '\t\tif (time_before(jiffies, rng->last_used + idle)) {\n',
+        'new': '\t\tif (idle && false) {\n',
+    },
+    {
+        'name': 'eagain-to-reader',
+        'what': 'a crypto_rng reader is given -EAGAIN for a failure the '
+                'kernel has already recovered from',
+        'cases': ['jtsc_crypto_intermittent_test', 'jtsc_crypto_failover_test'],
+        'file': KCAPI,
+        'old': '\twhile ((ret = jtsc_rng_generate(rng, dst, dlen)) == -EAGAIN) {\n',
+        'new': '\twhile ((ret = jtsc_rng_generate(rng, dst, dlen)) == -EAGAIN && !dlen) {\n',
     },
 ]
 

@@ -118,6 +118,7 @@ int main(int argc, char **argv)
 	struct jtsc_estimate e;
 	struct jtsc_health h;
 	u8 raw[BATCH], *mem = NULL, *data = NULL, *start;
+	u64 pass = 0;
 	unsigned int i, k, credit = 0;
 	char reason[96];
 	void *work;
@@ -168,7 +169,7 @@ int main(int argc, char **argv)
 	if (file)
 		memcpy(start, data, JTSC_STARTUP_SAMPLES);
 	else
-		tsc_jitter_fill(start, JTSC_STARTUP_SAMPLES, mem);
+		tsc_jitter_fill(start, JTSC_STARTUP_SAMPLES, mem, &pass);
 	jtsc_estimate_samples(start, JTSC_STARTUP_SAMPLES, work, &e);
 	step = jtsc_ladder_pick(&e, strcmp(src, "timer") ? JTSC_EST_MARGIN : JTSC_EST_MARGIN_TIMER);
 	for (i = 0; credit && i < jtsc_ladder_steps; i++)
@@ -187,7 +188,7 @@ int main(int argc, char **argv)
 		if (file)
 			memcpy(raw, data + done, k);
 		else
-			tsc_jitter_fill(raw, k, mem);
+			tsc_jitter_fill(raw, k, mem, &pass);
 		for (i = 0; i < k; i++) {
 			enum jtsc_health_result res = jtsc_health_sample(&h, raw[i]);
 

@@ -66,9 +66,9 @@ extern unsigned long __sw_hweight64(u64 w);
  * The kernel's loop, out of line so that `objdump -d` finds it by name
  * (harness/measure/loop-check.sh compares it with tsc_jitter_collect()).
  */
-__attribute__((noinline)) void spec_fill(u8 *samples, unsigned int n, u8 *mem)
+__attribute__((noinline)) void spec_fill(u8 *samples, unsigned int n, u8 *mem, u64 *pass)
 {
-	tsc_jitter_fill(samples, n, mem);
+	tsc_jitter_fill(samples, n, mem, pass);
 }
 
 static volatile u64 popcount_sink;
@@ -124,6 +124,7 @@ int main(int argc, char **argv)
 	u64 tsc0, tsc1;
 	double t0, t1;
 	u8 *samples, *mem = NULL;
+	u64 pass = 0;
 	FILE *f;
 
 	while ((c = getopt(argc, argv, "n:c:w:")) != -1) {
@@ -156,7 +157,7 @@ int main(int argc, char **argv)
 		if (popcount)
 			popcount_fill(samples, chunk < n ? chunk : n);
 		else
-			spec_fill(samples, chunk < n ? chunk : n, mem);
+			spec_fill(samples, chunk < n ? chunk : n, mem, &pass);
 	}
 	t0 = now_ns();
 	tsc0 = rdtsc();
@@ -165,7 +166,7 @@ int main(int argc, char **argv)
 		if (popcount)
 			popcount_fill(samples + i, k);
 		else
-			spec_fill(samples + i, k, mem);
+			spec_fill(samples + i, k, mem, &pass);
 	}
 	tsc1 = rdtsc();
 	t1 = now_ns();

@@ -66,7 +66,8 @@ check() {
 			if (op == "rdtsc") { r++; ri = i }
 			if (op ~ /^call/) { c++; if (insn[i] ~ /__sw_hweight64/) ci = i }
 			mem[i] = ""
-			if (match(args, /-?(0x[0-9a-f]+)?\([^)]*\)/)) mem[i] = substr(args, RSTART, RLENGTH)
+			# lea computes an address and touches no memory
+			if (op != "lea" && match(args, /-?(0x[0-9a-f]+)?\([^)]*\)/)) mem[i] = substr(args, RSTART, RLENGTH)
 			# a store: the memory operand is the destination (the last one)
 			st[i] = mem[i] != "" && substr(args, length(args) - length(mem[i]) + 1) == mem[i]
 			ld[i] = mem[i] != "" && (!st[i] || op ~ /^(add|sub|inc|dec|xor|or|and)/)

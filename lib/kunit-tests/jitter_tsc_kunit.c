@@ -49,6 +49,7 @@
 #include <linux/sizes.h>
 #include <linux/sort.h>
 #include <linux/string.h>
+#include <linux/vmalloc.h>
 
 /*
  * Constants of the core and of crypto/jitter_tsc_kcapi.c, written out
@@ -67,6 +68,8 @@
 #define JTSC_TEST_MAX_WORD_CREDIT	(32 << JTSC_TEST_ENTROPY_SHIFT)
 /* Entropy behind one output block: twice its size, in 1/256 bit. */
 #define JTSC_TEST_BLOCK_CREDIT		((SHA256_DIGEST_SIZE * 8 * 2) << JTSC_TEST_ENTROPY_SHIFT)
+/* Of a block's credit, what a request must collect itself. */
+#define JTSC_TEST_FRESH_CREDIT		((SHA256_DIGEST_SIZE * 8) << JTSC_TEST_ENTROPY_SHIFT)
 
 /* Byte written around and into buffers to see what a call wrote. */
 #define JTSC_TEST_CANARY		0xa5
@@ -129,6 +132,19 @@ static unsigned int jtsc_test_word_credit(enum jtsc_source src)
 static unsigned int jtsc_test_block_words(enum jtsc_source src)
 {
 	return DIV_ROUND_UP(JTSC_TEST_BLOCK_CREDIT, jtsc_test_word_credit(src));
+}
+
+/*
+ * Words left from before a request that its first block may use, with
+ * @stale of them in the pool when the request begins: the block's words
+ * less those carrying JTSC_TEST_FRESH_CREDIT. The others are dropped.
+ */
+static unsigned int jtsc_test_stale_dropped(enum jtsc_source src, unsigned int stale)
+{
+	unsigned int fresh = DIV_ROUND_UP(JTSC_TEST_FRESH_CREDIT, jtsc_test_word_credit(src));
+	unsigned int keep = jtsc_test_block_words(src) - fresh;
+
+	return stale > keep ? stale - keep : 0;
 }
 
 /*
@@ -1709,7 +1725,7 @@ struct jtsc_fake_src {
 	struct jtsc_script script;
 	int err;		/* returned instead of samples, if not 0 */
 	u64 taken;		/* samples served */
-	void *mem;		/* the buffer the last call was given */
+	struct jtsc_buf *buf;	/* the buffer the last call was given */
 	/*
 	 * Once @kill_at samples are served, the call after marks the
 	 * collector dead in @kill, as another instance of the group would.
@@ -1793,13 +1809,13 @@ static u64 jtsc_fake_read_counter(void)
 }
 
 static int jtsc_fake_collect(enum jtsc_source src, u8 *samples,
-			     unsigned int n, void *mem)
+			     unsigned int n, struct jtsc_buf *buf)
 {
 	struct jtsc_fake *f = jtsc_fake();
 	struct jtsc_fake_src *c = &f->src[src];
 	unsigned int i;
 
-	c->mem = mem;
+	c->buf = buf;
 	if (c->err)
 		return c->err;
 	if (c->kill && c->taken >= c->kill_at) {
@@ -1814,14 +1830,14 @@ static int jtsc_fake_collect(enum jtsc_source src, u8 *samples,
 	return 0;
 }
 
-static int jtsc_fake_spec_collect(u8 *samples, unsigned int n, void *mem)
+static int jtsc_fake_spec_collect(u8 *samples, unsigned int n, struct jtsc_buf *buf)
 {
-	return jtsc_fake_collect(JTSC_SRC_SPEC, samples, n, mem);
+	return jtsc_fake_collect(JTSC_SRC_SPEC, samples, n, buf);
 }
 
-static int jtsc_fake_timer_collect(u8 *samples, unsigned int n, void *mem)
+static int jtsc_fake_timer_collect(u8 *samples, unsigned int n, struct jtsc_buf *buf)
 {
-	return jtsc_fake_collect(JTSC_SRC_TIMER, samples, n, mem);
+	return jtsc_fake_collect(JTSC_SRC_TIMER, samples, n, buf);
 }
 
 /*
@@ -2110,10 +2126,10 @@ static void jtsc_rng_init_test(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, rng->stats[src].samples, taken);
 	}
 	if (IS_ENABLED(CONFIG_X86_64) && (c->verified & JTSC_COLLECT_SPEC)) {
-		KUNIT_EXPECT_NOT_NULL(test, rng->mem);
-		KUNIT_EXPECT_PTR_EQ(test, f->src[JTSC_SRC_SPEC].mem, rng->mem);
+		KUNIT_EXPECT_NOT_NULL(test, rng->buf.mem);
+		KUNIT_EXPECT_PTR_EQ(test, f->src[JTSC_SRC_SPEC].buf, &rng->buf);
 	} else {
-		KUNIT_EXPECT_NULL(test, rng->mem);
+		KUNIT_EXPECT_NULL(test, rng->buf.mem);
 	}
 	if (ret)
 		return;
@@ -2151,7 +2167,7 @@ static void jtsc_det_startup_test(struct kunit *test)
 			KUNIT_EXPECT_EQ_MSG(test, ret, -ENODEV, "%s from sample %llu",
 					    jtsc_collectors[src].name, starts[s]);
 			KUNIT_EXPECT_EQ(test, rng->group->verified, 0UL);
-			KUNIT_EXPECT_NULL(test, rng->mem);
+			KUNIT_EXPECT_NULL(test, rng->buf.mem);
 			KUNIT_EXPECT_LE_MSG(test, f->src[src].taken,
 					    (u64)JTSC_TEST_STARTUP,
 					    "%s from sample %llu: refused late",
@@ -2449,8 +2465,9 @@ static void jtsc_pool_words_test(struct kunit *test)
  * Each output block is SHA-256 over the next block's worth of pool words,
  * in order: up to 64 KiB of output (from at most JTSC_TEST_MODEL_SAMPLES
  * fixed-seed samples) equals the model block for block, so no word is used
- * twice or skipped. A request that ends inside a block drops the rest of
- * it.
+ * twice or skipped within a request. A request that ends inside a block
+ * drops the rest of it; the next one drops the words left from before it
+ * beyond what its first block may use (jtsc_test_stale_dropped()).
  */
 static void jtsc_output_model_test(struct kunit *test)
 {
@@ -2460,32 +2477,31 @@ static void jtsc_output_model_test(struct kunit *test)
 	const unsigned int blocks = min(SZ_64K / SHA256_DIGEST_SIZE,
 					JTSC_TEST_MODEL_SAMPLES / (wpb * spw));
 	const unsigned int len = blocks * SHA256_DIGEST_SIZE;
-	u64 *words = kunit_kmalloc_array(test, (blocks + 1) * wpb, sizeof(u64),
-					 GFP_KERNEL);
+	const unsigned int nw = (blocks + 1) * wpb + JTSC_POOL_WORDS;
+	u64 *words = kunit_kmalloc_array(test, nw, sizeof(u64), GFP_KERNEL);
 	u8 *out = kunit_kmalloc(test, len, GFP_KERNEL);
 	u8 block[SHA256_DIGEST_SIZE];
+	unsigned int i, dropped;
 	struct jtsc_rng *rng;
 	struct jtsc_fake *f;
-	unsigned int i;
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, words);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, out);
 	f = jtsc_fake_start(test, JTSC_FAKE_REAL);
 	rng = jtsc_test_rng(test, BIT(c->src));
 	jtsc_test_model_words(&f->src[c->src].script, JTSC_TEST_STARTUP, spw,
-			      words, (blocks + 1) * wpb);
+			      words, nw);
 
 	/* One byte takes a whole block: the next request starts a new one. */
 	KUNIT_ASSERT_EQ(test, jtsc_rng_generate(rng, out, 1), 0);
 	sha256((const u8 *)words, wpb * sizeof(u64), block);
 	KUNIT_EXPECT_EQ(test, out[0], block[0]);
 
-	for (i = 0; i < len; i += SZ_4K)
-		KUNIT_ASSERT_EQ_MSG(test, jtsc_rng_generate(rng, out + i,
-							    min(len - i, SZ_4K)),
-				    0, "at byte %u", i);
+	dropped = jtsc_test_stale_dropped(c->src, rng->tested + rng->pending);
+	KUNIT_ASSERT_LE(test, dropped, (unsigned int)JTSC_POOL_WORDS);
+	KUNIT_ASSERT_EQ(test, jtsc_rng_generate(rng, out, len), 0);
 	for (i = 0; i < blocks; i++) {
-		sha256((const u8 *)(words + (i + 1) * wpb), wpb * sizeof(u64),
+		sha256((const u8 *)(words + (i + 1) * wpb + dropped), wpb * sizeof(u64),
 		       block);
 		KUNIT_EXPECT_MEMEQ_MSG(test, out + i * SHA256_DIGEST_SIZE, block,
 				       SHA256_DIGEST_SIZE, "block %u", i);
@@ -3130,8 +3146,10 @@ static const struct jtsc_step jtsc_steps[] = {
 /*
  * Generate and pull interleaved on one instance take the pool words in
  * order, each once: each pull returns the next words of the model, each
- * output block is SHA-256 over the next block's worth of them, and a
- * request that ends inside a block drops the rest of it. The calls end in
+ * output block is SHA-256 over the next block's worth of them, a request
+ * that ends inside a block drops the rest of it, and an output request
+ * first drops the words from before it that its first block may not use
+ * (jtsc_test_stale_dropped()); pulls drop none. The calls end in
  * the middle of predictor windows, so that words made but not yet released
  * (the timer collector's held-back word) are carried from call to call.
  */
@@ -3140,7 +3158,7 @@ static void jtsc_interleave_test(struct kunit *test)
 	const struct jtsc_source_case *c = test->param_value;
 	const unsigned int wpb = jtsc_test_block_words(c->src);
 	const unsigned int spw = jtsc_test_params(c->src)->samples_per_word;
-	unsigned int total = 0, pos = 0, most_pending = 0, i, b;
+	unsigned int total = 0, pos = 0, dropped = 0, most_pending = 0, i, b;
 	u8 out[64], block[SHA256_DIGEST_SIZE];
 	u64 *model, got[32];
 	struct jtsc_rng *rng;
@@ -3149,12 +3167,14 @@ static void jtsc_interleave_test(struct kunit *test)
 	for (i = 0; i < ARRAY_SIZE(jtsc_steps); i++)
 		total += jtsc_steps[i].pull ? jtsc_steps[i].n :
 			 DIV_ROUND_UP(jtsc_steps[i].n, SHA256_DIGEST_SIZE) * wpb;
-	model = kunit_kmalloc_array(test, total, sizeof(u64), GFP_KERNEL);
+	/* Room for the words each request may drop from before it. */
+	model = kunit_kmalloc_array(test, total + ARRAY_SIZE(jtsc_steps) * JTSC_POOL_WORDS,
+				    sizeof(u64), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, model);
 	f = jtsc_fake_start(test, JTSC_FAKE_REAL);
 	rng = jtsc_test_rng(test, BIT(c->src));
 	jtsc_test_model_words(&f->src[c->src].script, JTSC_TEST_STARTUP, spw,
-			      model, total);
+			      model, total + ARRAY_SIZE(jtsc_steps) * JTSC_POOL_WORDS);
 
 	for (i = 0; i < ARRAY_SIZE(jtsc_steps); i++) {
 		const struct jtsc_step *st = &jtsc_steps[i];
@@ -3167,6 +3187,11 @@ static void jtsc_interleave_test(struct kunit *test)
 					       "step %u: pull of %u words", i, st->n);
 			pos += st->n;
 		} else {
+			/* A request drops what it may not use from before it. */
+			b = st->n ? jtsc_test_stale_dropped(c->src, rng->tested + rng->pending) : 0;
+			KUNIT_ASSERT_LE(test, b, (unsigned int)JTSC_POOL_WORDS);
+			pos += b;
+			dropped += b;
 			KUNIT_ASSERT_EQ_MSG(test, jtsc_rng_generate(rng, out, st->n), 0,
 					    "step %u", i);
 			for (b = 0; b * SHA256_DIGEST_SIZE < st->n; b++, pos += wpb) {
@@ -3180,7 +3205,7 @@ static void jtsc_interleave_test(struct kunit *test)
 		}
 		most_pending = max(most_pending, rng->pending);
 	}
-	KUNIT_EXPECT_EQ(test, pos, total);
+	KUNIT_EXPECT_EQ(test, pos, total + dropped);
 	KUNIT_EXPECT_EQ(test, rng->stats[c->src].credited,
 			(u64)total * jtsc_test_word_credit(c->src));
 	/* Words were carried over from one call to the next. */
@@ -3273,7 +3298,7 @@ static void jtsc_failover_test(struct kunit *test)
 			2ULL * jtsc_test_pinned[JTSC_SRC_TIMER].block);
 	KUNIT_EXPECT_GE(test, a->stats[JTSC_SRC_TIMER].samples, (u64)JTSC_TEST_STARTUP);
 	KUNIT_EXPECT_EQ(test, g->verified, (unsigned long)JTSC_COLLECT_ALL);
-	KUNIT_EXPECT_NULL(test, a->mem);
+	KUNIT_EXPECT_NULL(test, a->buf.mem);
 
 	/* b never saw a failure; it drops the collector a found dead. */
 	credited = b->stats[JTSC_SRC_SPEC].credited;
@@ -3382,11 +3407,16 @@ static void jtsc_crypto_failover_test(struct kunit *test)
 	KUNIT_EXPECT_GT(test, spec->taken, (u64)JTSC_TEST_STARTUP);
 	KUNIT_EXPECT_EQ(test, g->shards[0]->active, JTSC_SRC_SPEC);
 
-	/* More than the words tested before the failure: it is reached. */
+	/*
+	 * More than the words tested before the failure: it is reached, and
+	 * the kernel completes the failover within the call: the reader sees
+	 * data, never -EAGAIN.
+	 */
 	spec->script.det = &jtsc_det_stuck;
 	spec->script.det_from = spec->taken;
-	KUNIT_EXPECT_EQ(test, crypto_rng_get_bytes(tfm[1], big, SZ_4K), -EAGAIN);
-	KUNIT_EXPECT_TRUE(test, jtsc_test_all(big, SZ_4K, 0));
+	KUNIT_EXPECT_EQ(test, crypto_rng_get_bytes(tfm[1], big, SZ_4K), 0);
+	KUNIT_EXPECT_FALSE(test, jtsc_test_all(big, SZ_4K, 0));
+	KUNIT_EXPECT_EQ(test, g->shards[0]->stats[JTSC_SRC_SPEC].permanent, 1ULL);
 	for (i = 0; i < ARRAY_SIZE(tfm); i++)
 		KUNIT_EXPECT_EQ_MSG(test, crypto_rng_get_bytes(tfm[i], buf, sizeof(buf)), 0,
 				    "transform %u after failover", i);
@@ -3483,17 +3513,19 @@ static void jtsc_pull_global_test(struct kunit *test)
 	 * startup test and has not died since: at boot, the speculative one
 	 * where it passed.
 	 */
-	alive = READ_ONCE(g->verified) & ~READ_ONCE(g->dead);
-	if (!alive)
+	memset(buf, JTSC_TEST_CANARY, JITTER_TSC_PULL_MAX);
+	ret = jitter_tsc_pull(buf, JITTER_TSC_PULL_MAX);
+	if (ret == -ENODEV || ret == -EFAULT)
 		kunit_skip(test, "jitter_tsc has no collector on this machine");
+	alive = READ_ONCE(g->verified) & ~READ_ONCE(g->dead);
+	KUNIT_ASSERT_NE(test, alive, 0UL);
 	/*
-	 * Its credit is the step its startup test chose on this machine,
-	 * which is no lower than the lowest any instance chose since.
+	 * Its credit is the step its startup test chose on this machine
+	 * (that of the pull, where the crng was ready before jitter_tsc was
+	 * set up), which is no lower than the lowest any instance chose.
 	 */
 	step = atomic_read(&g->step[__ffs(alive)]);
 	KUNIT_ASSERT_LT(test, step, (int)jtsc_ladder_steps);
-	memset(buf, JTSC_TEST_CANARY, JITTER_TSC_PULL_MAX);
-	ret = jitter_tsc_pull(buf, JITTER_TSC_PULL_MAX);
 	for (want = -1; step < jtsc_ladder_steps && want != ret; step++)
 		want = n * jtsc_ladder[step].credit * jtsc_ladder[step].samples_per_word >>
 		       JTSC_TEST_ENTROPY_SHIFT;
@@ -3504,6 +3536,141 @@ static void jtsc_pull_global_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, jitter_tsc_pull(buf, 7), -EINVAL);
 	KUNIT_EXPECT_EQ(test, jitter_tsc_pull(buf, JITTER_TSC_PULL_MAX + 8),
 			-EINVAL);
+}
+
+/* ---- Fresh output and memory only while used ----------------------------- */
+
+/*
+ * A clone of the machine: an instance holding a block's worth and more of
+ * tested words is saved, makes a block, is restored, and makes the block
+ * again. The source gives the clone other samples, as a real one does, so
+ * the two blocks differ: neither is made of the saved words alone. Run at
+ * the ceiling step, where a window leaves most words over.
+ */
+static void jtsc_fresh_test(struct kunit *test)
+{
+	const unsigned int wpb = jtsc_test_block_words(JTSC_SRC_SPEC);
+	struct jtsc_rng *rng, *saved;
+	u8 a[SHA256_DIGEST_SIZE], b[SHA256_DIGEST_SIZE];
+	struct jtsc_fake *f;
+	u64 taken;
+
+	saved = kunit_kmalloc(test, sizeof(*saved), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, saved);
+	f = jtsc_fake_start(test, JTSC_FAKE_REAL);
+	rng = jtsc_test_rng(test, JTSC_COLLECT_SPEC);
+	KUNIT_ASSERT_EQ(test, jtsc_rng_generate(rng, a, sizeof(a)), 0);
+	/* What makes the test: the saved pool alone could make a block. */
+	KUNIT_ASSERT_GE(test, rng->tested, wpb);
+
+	memcpy(saved, rng, sizeof(*rng));
+	taken = f->src[JTSC_SRC_SPEC].taken;
+	KUNIT_ASSERT_EQ(test, jtsc_rng_generate(rng, a, sizeof(a)), 0);
+	KUNIT_EXPECT_GT(test, f->src[JTSC_SRC_SPEC].taken, taken);
+	memcpy(rng, saved, sizeof(*rng));
+	KUNIT_ASSERT_EQ(test, jtsc_rng_generate(rng, b, sizeof(b)), 0);
+	KUNIT_EXPECT_MEMNEQ(test, a, b, sizeof(a));
+	/* The words dropped are the saved ones only: the rest is used. */
+	KUNIT_EXPECT_EQ(test, rng->stale, 0U);
+	memzero_explicit(saved, sizeof(*saved));
+}
+
+/*
+ * The kernel's count of vmalloc'd pages, which only a suite built in can
+ * read; -1 in a module.
+ */
+static long jtsc_test_vmalloc_pages(void)
+{
+#if IS_BUILTIN(CONFIG_JITTER_TSC_KUNIT_TEST)
+	return vmalloc_nr_pages();
+#else
+	return -1;
+#endif
+}
+
+/*
+ * A shard holds no buffer before its first request, holds one while it is
+ * used, and is parked, its pool wiped and its buffer freed (the vmalloc
+ * pages come back), once it is idle or not in use when asked; a shard in
+ * use is left alone; the next request starts again.
+ */
+static void jtsc_buffer_lifetime_test(struct kunit *test)
+{
+	const bool spec = IS_ENABLED(CONFIG_X86_64);
+	struct jtsc_fake *f = jtsc_fake_start(test, JTSC_FAKE_REAL);
+	struct jtsc_group *g = jtsc_test_shards(test, f, 2);
+	struct jtsc_rng *rng = g->shards[0];
+	long pages = jtsc_test_vmalloc_pages();
+	u8 out[SHA256_DIGEST_SIZE];
+	u64 taken;
+
+	KUNIT_EXPECT_NULL(test, rng->buf.mem);
+	KUNIT_ASSERT_EQ(test, jtsc_rng_generate(rng, out, sizeof(out)), 0);
+	KUNIT_EXPECT_TRUE(test, rng->started);
+	if (spec) {
+		KUNIT_EXPECT_NOT_NULL(test, rng->buf.mem);
+		if (pages >= 0)
+			KUNIT_EXPECT_GE(test, jtsc_test_vmalloc_pages(),
+					pages + (SZ_8M >> PAGE_SHIFT));
+	}
+	KUNIT_EXPECT_NULL(test, g->shards[1]->buf.mem);
+
+	/* Used a moment ago: not idle for an hour. */
+	KUNIT_EXPECT_EQ(test, jtsc_group_park_idle(g, 3600 * HZ), spec || rng->tested > 0);
+	KUNIT_EXPECT_TRUE(test, rng->started);
+	/* In use: left alone, whatever its age. */
+	mutex_lock(&rng->lock);
+	KUNIT_EXPECT_TRUE(test, jtsc_group_park_idle(g, 0));
+	mutex_unlock(&rng->lock);
+	KUNIT_EXPECT_TRUE(test, rng->started);
+
+	KUNIT_EXPECT_FALSE(test, jtsc_group_park_idle(g, 0));
+	KUNIT_EXPECT_FALSE(test, rng->started);
+	KUNIT_EXPECT_NULL(test, rng->buf.mem);
+	KUNIT_EXPECT_EQ(test, rng->tested + rng->pending, 0U);
+	KUNIT_EXPECT_TRUE(test, jtsc_test_all((u8 *)rng->pool, sizeof(rng->pool), 0));
+	if (pages >= 0)
+		KUNIT_EXPECT_LT(test, jtsc_test_vmalloc_pages(), pages + (SZ_1M >> PAGE_SHIFT));
+
+	/* The next request runs the startup test again. */
+	taken = f->src[rng->active].taken;
+	KUNIT_ASSERT_EQ(test, jtsc_rng_generate(rng, out, sizeof(out)), 0);
+	KUNIT_EXPECT_GE(test, f->src[rng->active].taken - taken, (u64)JTSC_TEST_STARTUP);
+	KUNIT_EXPECT_EQ(test, rng->stats[rng->active].estimates, 2ULL);
+	if (spec)
+		KUNIT_EXPECT_NOT_NULL(test, rng->buf.mem);
+	jtsc_park(rng);
+	KUNIT_EXPECT_NULL(test, rng->buf.mem);
+}
+
+/*
+ * An intermittent failure is recovered from inside the crypto_rng call:
+ * the reader gets data, the instance counts the failure.
+ */
+static void jtsc_crypto_intermittent_test(struct kunit *test)
+{
+	struct jtsc_fake *f = jtsc_fake_start(test, JTSC_FAKE_REAL);
+	struct jtsc_group *g = jtsc_test_shards(test, f, 1);
+	struct jtsc_fake_src *spec = &f->src[JTSC_SRC_SPEC];
+	struct crypto_rng *tfm;
+	u8 *big = kunit_kzalloc(test, SZ_4K, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, big);
+	kunit_activate_static_stub(test, jtsc_kcapi_group, jtsc_fake_kcapi_group);
+	tfm = crypto_alloc_rng("jitter_tsc", 0, 0);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, tfm);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, jtsc_test_free_rng, tfm), 0);
+	KUNIT_ASSERT_EQ(test, crypto_rng_get_bytes(tfm, big, 64), 0);
+
+	/* A stuck stretch as long as the RCT cutoff: intermittent only. */
+	spec->script.det = &jtsc_det_stuck;
+	spec->script.det_from = spec->taken + 100;
+	spec->script.det_len = jtsc_test_params(JTSC_SRC_SPEC)->rct_cutoff;
+	KUNIT_EXPECT_EQ(test, crypto_rng_get_bytes(tfm, big, SZ_4K), 0);
+	KUNIT_EXPECT_FALSE(test, jtsc_test_all(big, SZ_4K, 0));
+	KUNIT_EXPECT_EQ(test, g->shards[0]->stats[JTSC_SRC_SPEC].intermittent, 1ULL);
+	KUNIT_EXPECT_EQ(test, g->shards[0]->stats[JTSC_SRC_SPEC].permanent, 0ULL);
+	KUNIT_EXPECT_EQ(test, g->shards[0]->active, JTSC_SRC_SPEC);
 }
 
 /* ---- Crypto API --------------------------------------------------------- */
@@ -3725,6 +3892,9 @@ static struct kunit_case jtsc_test_cases[] = {
 	KUNIT_CASE(jtsc_failover_test),
 	KUNIT_CASE(jtsc_failover_midfill_test),
 	KUNIT_CASE(jtsc_crypto_failover_test),
+	KUNIT_CASE(jtsc_crypto_intermittent_test),
+	KUNIT_CASE(jtsc_fresh_test),
+	KUNIT_CASE(jtsc_buffer_lifetime_test),
 	KUNIT_CASE_PARAM(jtsc_pull_test, jtsc_pull_gen_params),
 	KUNIT_CASE(jtsc_pull_global_test),
 	KUNIT_CASE_PARAM(jtsc_crypto_sizes_test, jtsc_size_gen_params),

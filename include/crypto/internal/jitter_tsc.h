@@ -37,16 +37,28 @@ enum jtsc_source {
 #define JTSC_COLLECT_ALL	(JTSC_COLLECT_SPEC | JTSC_COLLECT_TIMER)
 
 /**
+ * struct jtsc_buf - The speculative collector's buffer, and its walk
+ * @mem: JTSC_SPEC_MEM_SIZE bytes, zeroed when allocated; NULL while none
+ *	is held
+ * @pass: passes the walk has made over @mem since it was allocated
+ */
+struct jtsc_buf {
+	u8 *mem;
+	u64 pass;
+};
+
+/**
  * struct jtsc_collector - What differs between the collectors
  * @name: collector name, for log messages and debugfs
  * @margin: the runtime estimate over the credit (jtsc_ladder_pick())
- * @collect: takes raw samples, one per byte, into @samples; @mem is the
- *	instance's buffer for the speculative collector; 0 or a negative errno
+ * @collect: takes raw samples, one per byte, into @samples, on one CPU;
+ *	@buf is the instance's buffer for the speculative collector; 0 or a
+ *	negative errno
  */
 struct jtsc_collector {
 	const char *name;
 	unsigned int margin;
-	int (*collect)(u8 *samples, unsigned int n, void *mem);
+	int (*collect)(u8 *samples, unsigned int n, struct jtsc_buf *buf);
 };
 
 /**
@@ -127,12 +139,16 @@ struct jtsc_group {
  * @health: health-test state per collector, its cutoffs those of the
  *	ladder step the collector's last startup test on this instance chose
  * @stats: counters per collector
- * @mem: the speculative collector's buffer, or NULL
+ * @buf: the speculative collector's buffer, held from the startup test of
+ *	that collector until the instance is parked (jtsc_park())
+ * @last_used: jiffies at the end of the last request
  * @lfsr: state of the folding LFSR
  * @pool: folded words; the first @tested passed every test over their
  *	whole predictor window, the @pending after them wait for theirs
  * @tested: words in @pool released for use
  * @pending: words in @pool waiting for their window to close
+ * @stale: the first words of @pool, made before the output request being
+ *	served began
  * @raw: raw samples of the current batch
  */
 struct jtsc_rng {
@@ -145,11 +161,13 @@ struct jtsc_rng {
 	unsigned int flaky;
 	struct jtsc_health health[JTSC_NR_SOURCES];
 	struct jtsc_stats stats[JTSC_NR_SOURCES];
-	u8 *mem;
+	struct jtsc_buf buf;
+	unsigned long last_used;
 	u64 lfsr;
 	u64 pool[JTSC_POOL_WORDS];
 	unsigned int tested;
 	unsigned int pending;
+	unsigned int stale;
 	u8 raw[JTSC_BATCH];
 };
 
@@ -158,8 +176,8 @@ extern const struct jtsc_collector jtsc_collectors[JTSC_NR_SOURCES];
 #if IS_ENABLED(CONFIG_KUNIT)
 u64 jtsc_read_counter(void);
 int jtsc_counter_check(void);
-int jtsc_spec_collect(u8 *samples, unsigned int n, void *mem);
-int jtsc_timer_collect(u8 *samples, unsigned int n, void *mem);
+int jtsc_spec_collect(u8 *samples, unsigned int n, struct jtsc_buf *buf);
+int jtsc_timer_collect(u8 *samples, unsigned int n, struct jtsc_buf *buf);
 int jtsc_rng_init(struct jtsc_rng *rng, struct jtsc_group *g);
 void jtsc_rng_destroy(struct jtsc_rng *rng);
 int jtsc_group_init(struct jtsc_group *g, unsigned int collectors,
@@ -169,6 +187,8 @@ struct jtsc_rng *jtsc_group_shard(const struct jtsc_group *g);
 struct jtsc_group *jtsc_kcapi_group(void);
 int jtsc_rng_generate(struct jtsc_rng *rng, u8 *dst, unsigned int len);
 int jtsc_rng_pull(struct jtsc_rng *rng, void *buf, size_t len);
+void jtsc_park(struct jtsc_rng *rng);
+bool jtsc_group_park_idle(struct jtsc_group *g, unsigned long idle);
 #endif
 
 #endif /* _CRYPTO_INTERNAL_JITTER_TSC_H */

@@ -4,23 +4,31 @@
  *
  * What is measured is time: one raw sample is the low byte of the TSC's
  * advance over one pass of the loop below, nothing else. Each pass reads
- * the TSC once and then runs a short workload that depends on that
- * reading: a software population count of it, and a read-modify-write of
- * one byte of an 8 MiB buffer, at an offset hashed
- * from the reading and from the bytes loaded so far. RDTSC is not
- * serializing, so the next read can issue while the count and the load
+ * the TSC, counts the bits of the reading (Thomas Gleixner's popcount),
+ * and then loads and increments one byte of an 8 MiB buffer. RDTSC is not
+ * serializing, so the next read can issue while the count and the access
  * are still in flight; how far it runs ahead depends on the state of the
  * pipeline, the caches, the TLBs and the memory controller at that
- * instant, and that is the jitter. The popcount chain is Thomas
- * Gleixner's original idea; the buffer access is what makes the time vary
- * enough to be worth crediting: with the popcount alone, a loaded host
- * gave well under 0.01 bit per pass (Documentation/crypto/jitter_tsc.rst
- * has the figures of every variant measured).
+ * instant, and that is the jitter. The data says where it comes from: the
+ * popcount alone gives well under 0.1 bit per pass on the CPUs measured,
+ * the access to a buffer larger than the caches over 2 bits
+ * (Documentation/crypto/jitter_tsc.rst has the figures).
  *
  * The sample is only the time. It is never mixed with the counter value,
  * the popcount or the loaded byte, which are deterministic functions of
  * earlier readings and would make the stream look random to every
  * estimator and health test without adding entropy.
+ *
+ * Nor does where the loop goes depend on what it measures: the buffer is
+ * walked at positions that are a fixed function of the pass number and
+ * of the bytes loaded before, which are themselves a function of the walk
+ * alone (the buffer starts zeroed and only this loop writes it). Which
+ * cache sets the loop touches, and in what order, therefore tells a
+ * co-tenant probing the caches nothing about the samples; only when the
+ * accesses happen does, as it does for any timing source. The positions
+ * are a 64-bit mix of the pass number, so that no stride prefetcher can
+ * follow the walk and each access misses as far out as the buffer's size
+ * makes it.
  *
  * The loop lives in a header of its own, with no kernel dependencies other
  * than rdtsc(), __sw_hweight64(), barrier() and BIT(), so that the very
@@ -50,43 +58,59 @@
 #define TSC_JITTER_MEM_SIZE	BIT(TSC_JITTER_MEM_ORDER)
 
 /*
- * tsc_jitter_offset() - Where the next pass touches the buffer
+ * tsc_jitter_offset() - Where pass @pass touches the buffer
  *
- * A multiplicative hash of the last reading and of the chain, taken from
- * its top bits: every bit of both moves the offset.
+ * A 64-bit mix (two multiply-xorshift rounds) of the pass number and of
+ * the sum of the bytes loaded so far, taken from its top bits. Neither
+ * depends on a TSC reading.
  */
-static __always_inline unsigned long tsc_jitter_offset(u64 reading, u64 chain)
+static __always_inline unsigned long tsc_jitter_offset(u64 pass, u64 chain)
 {
-	return ((reading ^ chain) * 0x9e3779b97f4a7c15ULL) >> (64 - TSC_JITTER_MEM_ORDER);
+	u64 z = (pass ^ chain) * 0x9e3779b97f4a7c15ULL;
+
+	z ^= z >> 29;
+	z *= 0xbf58476d1ce4e5b9ULL;
+	return z >> (64 - TSC_JITTER_MEM_ORDER);
 }
 
 /**
  * tsc_jitter_fill() - Take raw samples of speculative TSC jitter
  * @samples: where to store them, one per byte
  * @n: number of samples
- * @mem: a buffer of TSC_JITTER_MEM_SIZE bytes, owned by the caller
+ * @mem: a buffer of TSC_JITTER_MEM_SIZE bytes, zeroed when it was
+ *	allocated and written by this loop alone since, owned by the caller
+ * @pass: passes made over @mem so far: where the walk goes on; advanced
+ *	by @n
  *
  * Sample i is the low byte of the TSC's advance from the read of pass i to
- * the read of pass i + 1. Written as separate statements on purpose: the
- * count takes the last reading as its argument and the offset takes the
- * count, so neither can start before that read; the loaded byte feeds the
- * chain, so each access waits for the one before; and the compiler barrier
- * keeps the next read after all of it in program order (the popcount is an
- * out-of-line call and rdtsc() is an asm without a memory clobber, so
- * without it the compiler may put both reads next to each other, as gcc
- * 12 does). In which order the CPU then executes them is the jitter.
+ * the read of pass i + 1. Written as separate statements on purpose. The
+ * count takes the last reading as its argument, and the access waits for
+ * the count: a population count of 64 bits is at most 64, so shifting it
+ * right by 7 gives 0, which is added to the offset. The compiler cannot
+ * know that of an out-of-line call, so the access cannot start before the
+ * count has returned, nor the count before the read, while the offset
+ * itself depends on neither. The loaded byte feeds the chain, so each
+ * access also waits for the one before. The compiler barrier keeps the
+ * next read after all of it in program order (rdtsc() is an asm without
+ * a memory clobber, so without it the compiler may put both reads next
+ * to each other, as gcc 12 does). In which order the CPU then executes
+ * them is the jitter.
  *
- * Context: Any context. Preemption and interrupts only add jitter.
+ * Context: Any context. The caller keeps the loop on one CPU (a delta
+ * between two CPUs' TSCs is not a sample); interrupts and preemption may
+ * come in, and lengthen the pass they land in.
  */
-static __always_inline void tsc_jitter_fill(u8 *samples, unsigned int n, u8 *mem)
+static __always_inline void tsc_jitter_fill(u8 *samples, unsigned int n, u8 *mem,
+					    u64 *pass)
 {
-	u64 last = rdtsc(), now, chain = 0;
+	u64 last = rdtsc(), now, chain = 0, at = *pass;
 	unsigned long off;
 	unsigned int i;
 
 	for (i = 0; i < n; i++) {
-		chain += __sw_hweight64(last);
-		off = tsc_jitter_offset(last, chain);
+		off = tsc_jitter_offset(at++, chain);
+		off += __sw_hweight64(last) >> 7;
+		off &= TSC_JITTER_MEM_SIZE - 1;
 		chain += mem[off];
 		mem[off]++;
 		barrier();
@@ -94,6 +118,7 @@ static __always_inline void tsc_jitter_fill(u8 *samples, unsigned int n, u8 *mem
 		samples[i] = (u8)(now - last);
 		last = now;
 	}
+	*pass = at;
 }
 
 #endif /* _ASM_X86_TSC_JITTER_H */
