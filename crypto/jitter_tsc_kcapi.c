@@ -50,10 +50,10 @@
  * Lifetime. An instance holds the speculative collector's buffer and pool
  * words only while it is used: it is parked (jtsc_park(): pool wiped,
  * buffer freed, the next request starts with a new startup test) when the
- * last transform goes, JTSC_IDLE_SECS after its last request, under memory
- * pressure, on a VM fork and around suspend and hibernation; random.c's
- * once the crng is ready, and it is only set up at boot if the crng is not
- * ready then.
+ * last transform goes, JTSC_IDLE_SECS to twice that after its last
+ * request, under memory pressure, on a VM fork and around suspend and
+ * hibernation; random.c's once the crng is ready, and it is only set up
+ * at boot if the crng is not ready then.
  *
  * The entropy claim, in one paragraph: every startup test (at boot, when a
  * shard starts, after a failover and after an intermittent failure)
@@ -86,6 +86,7 @@
 #include <linux/completion.h>
 #include <linux/debugfs.h>
 #include <linux/fips.h>
+#include <linux/freezer.h>
 #include <linux/gcd.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
@@ -109,10 +110,18 @@
 #include <asm/tsc.h>
 #include <asm/tsc_jitter.h>
 #define JTSC_SPEC_MEM_SIZE	TSC_JITTER_MEM_SIZE
+#define JTSC_SPEC_WARMUP	TSC_JITTER_WARMUP_PASSES
 #else
 /* No speculative collector on this architecture: only the timer one runs. */
 #define JTSC_SPEC_MEM_SIZE	0
-static inline int tsc_jitter_collect(u8 *samples, unsigned int n, u8 *mem, u64 *pass)
+#define JTSC_SPEC_WARMUP	0
+struct tsc_jitter_walk {
+	u64 pass;
+	u64 chain;
+};
+
+static inline int tsc_jitter_collect(u8 *samples, unsigned int n, u8 *mem,
+				     struct tsc_jitter_walk *walk)
 {
 	return -ENODEV;
 }
@@ -142,8 +151,9 @@ enum {
 	 * began: as much entropy as the block has bits. A clone of the
 	 * machine (a restored snapshot, a forked VM) holds the same pool
 	 * as its original; whoever knows the pool must still guess this
-	 * much to predict the block, and two clones' blocks collide with
-	 * a probability of 2^-256 at most. The other half may be words
+	 * much to predict a block of a request that begins after the
+	 * snapshot, and two clones' such blocks collide with a probability
+	 * of 2^-256 at most. The other half may be words
 	 * left over from an earlier request, so that a reader of small
 	 * blocks does not throw away what it collected.
 	 */
@@ -225,15 +235,30 @@ EXPORT_SYMBOL_IF_KUNIT(jtsc_read_counter);
  * @n: number of samples
  * @buf: the collector's buffer of JTSC_SPEC_MEM_SIZE bytes
  *
+ * A new buffer is first walked TSC_JITTER_WARMUP_PASSES times, the samples
+ * thrown away: only what comes after is what the startup test estimates
+ * and what is credited.
+ *
  * Context: Any context, on one CPU.
  * Return: 0, or -ENODEV where there is no speculative collector.
  */
 VISIBLE_IF_KUNIT int jtsc_spec_collect(u8 *samples, unsigned int n, struct jtsc_buf *buf)
 {
+	struct tsc_jitter_walk walk;
+	int ret = 0;
+
 	KUNIT_STATIC_STUB_REDIRECT(jtsc_spec_collect, samples, n, buf);
-	if (!buf || !buf->mem)
+	if (!buf || !buf->mem || !n)
 		return -ENODEV;
-	return tsc_jitter_collect(samples, n, buf->mem, &buf->pass);
+	walk.pass = buf->pass;
+	walk.chain = buf->chain;
+	while (!ret && walk.pass < JTSC_SPEC_WARMUP)
+		ret = tsc_jitter_collect(samples, n, buf->mem, &walk);
+	if (!ret)
+		ret = tsc_jitter_collect(samples, n, buf->mem, &walk);
+	buf->pass = walk.pass;
+	buf->chain = walk.chain;
+	return ret;
 }
 EXPORT_SYMBOL_IF_KUNIT(jtsc_spec_collect);
 
@@ -486,6 +511,13 @@ static struct jtsc_group jtsc_group;
 static struct jtsc_rng jtsc_global;
 
 /*
+ * Bumped when the machine may have changed under the instances: a VM fork,
+ * a suspend or a hibernation. An instance that sees a new value parks
+ * itself at the start of its next block or pull (jtsc_ready_request()).
+ */
+static atomic_t jtsc_generation = ATOMIC_INIT(0);
+
+/*
  * The samples of the first startup test of each collector on random.c's
  * instance, before debugfs is set up; later ones are not kept.
  */
@@ -644,10 +676,13 @@ static void jtsc_wipe(struct jtsc_rng *rng)
 /* Free the speculative collector's buffer of @rng, if it holds one. */
 static void jtsc_free_buf(struct jtsc_rng *rng)
 {
-	kvfree(rng->buf.mem);
+	u8 *mem = rng->buf.mem;
+
 	/* Read locklessly by jtsc_shrink_count(). */
 	WRITE_ONCE(rng->buf.mem, NULL);
 	rng->buf.pass = 0;
+	rng->buf.chain = 0;
+	kvfree(mem);
 }
 
 /**
@@ -704,13 +739,15 @@ static int jtsc_start(struct jtsc_rng *rng)
 	rng->started = false;
 	while ((src = jtsc_first_alive(g)) < JTSC_NR_SOURCES) {
 		/*
-		 * Charged to the task that first uses the instance, so that
-		 * a memory cgroup limits what its readers can pin.
+		 * Charged to the memory cgroup of the task whose request
+		 * starts the instance; other readers on that CPU share it.
 		 */
 		if (JTSC_SPEC_MEM_SIZE && src == JTSC_SRC_SPEC && !rng->buf.mem) {
-			rng->buf.mem = kvzalloc(JTSC_SPEC_MEM_SIZE, GFP_KERNEL_ACCOUNT);
-			if (!rng->buf.mem)
+			u8 *mem = kvzalloc(JTSC_SPEC_MEM_SIZE, GFP_KERNEL_ACCOUNT);
+
+			if (!mem)
 				return -ENOMEM;
+			WRITE_ONCE(rng->buf.mem, mem);
 		}
 		why = NULL;
 		ret = jtsc_verify(rng, src, &why);
@@ -888,17 +925,25 @@ static int jtsc_ready(struct jtsc_rng *rng)
 }
 
 /*
- * jtsc_ready() at the start of a block or a pull. If another instance's
- * estimate of rng->active has set a lower step than the one @rng credits,
- * @rng drops what it made at its step and runs its startup test again
- * first, so that a lower estimate reaches every instance by its next
- * request. Words already handed out keep the credit they were given.
+ * jtsc_ready() at the start of a block or a pull. After a VM fork, a
+ * suspend or a hibernation (jtsc_generation), @rng is parked first, and
+ * starts again from a new startup test. If another instance's estimate of
+ * rng->active has set a lower step than the one @rng credits, @rng drops
+ * what it made at its step and runs its startup test again first, so that
+ * a lower estimate reaches every instance by its next request. Words
+ * already handed out keep the credit they were given.
  */
 static int jtsc_ready_request(struct jtsc_rng *rng)
 {
 	const struct jtsc_health *h = &rng->health[rng->active];
 
+	unsigned int gen = atomic_read(&jtsc_generation);
+
 	lockdep_assert_held(&rng->lock);
+	if (rng->generation != gen) {
+		rng->generation = gen;
+		jtsc_park(rng);
+	}
 	if (rng->started &&
 	    h->params - jtsc_ladder > atomic_read(&rng->group->step[rng->active]))
 		rng->started = false;
@@ -1086,6 +1131,7 @@ static void jtsc_rng_attach(struct jtsc_rng *rng, struct jtsc_group *g)
 {
 	mutex_init(&rng->lock);
 	rng->group = g;
+	rng->generation = atomic_read(&jtsc_generation);
 }
 
 /**
@@ -1191,26 +1237,27 @@ VISIBLE_IF_KUNIT int jtsc_group_init(struct jtsc_group *g, unsigned int collecto
 EXPORT_SYMBOL_IF_KUNIT(jtsc_group_init);
 
 /*
- * Park @rng if nobody is using it and it has not been used for @idle
- * jiffies. Return the bytes of buffer freed, or -EBUSY if @rng still holds
- * something: a buffer or pool words.
+ * Park @rng if it holds a buffer or pool words, is not serving a request
+ * now and has not served one for @idle jiffies; add the bytes of buffer
+ * freed to *@freed. Return true if @rng is left as it was although it
+ * holds something, or is busy: the caller may have to try again later.
  */
-static long jtsc_park_idle(struct jtsc_rng *rng, unsigned long idle)
+static bool jtsc_park_idle(struct jtsc_rng *rng, unsigned long idle, unsigned long *freed)
 {
-	long freed = 0;
+	bool kept = false;
 
 	if (!mutex_trylock(&rng->lock))
-		return -EBUSY;
+		return true;
 	if (rng->buf.mem || rng->tested + rng->pending) {
 		if (time_before(jiffies, rng->last_used + idle)) {
-			freed = -EBUSY;
+			kept = true;
 		} else {
-			freed = rng->buf.mem ? JTSC_SPEC_MEM_SIZE : 0;
+			*freed += rng->buf.mem ? JTSC_SPEC_MEM_SIZE : 0;
 			jtsc_park(rng);
 		}
 	}
 	mutex_unlock(&rng->lock);
-	return freed;
+	return kept;
 }
 
 /**
@@ -1221,16 +1268,17 @@ static long jtsc_park_idle(struct jtsc_rng *rng, unsigned long idle)
  * Context: Process context. Takes each shard's lock with mutex_trylock()
  * only, so that it can run from memory reclaim, which a shard allocating
  * its buffer under its lock may have entered.
- * Return: true if some shard still holds a buffer or pool words.
+ * Return: true if some shard still holds a buffer or pool words, or was
+ * serving a request.
  */
 VISIBLE_IF_KUNIT bool jtsc_group_park_idle(struct jtsc_group *g, unsigned long idle)
 {
+	unsigned long freed = 0;
 	bool held = false;
 	unsigned int i;
 
 	for (i = 0; i < g->nr_shards; i++)
-		if (jtsc_park_idle(g->shards[i], idle) < 0)
-			held = true;
+		held |= jtsc_park_idle(g->shards[i], idle, &freed);
 	return held;
 }
 EXPORT_SYMBOL_IF_KUNIT(jtsc_group_park_idle);
@@ -1276,6 +1324,30 @@ module_param(collectors, charp, 0400);
 MODULE_PARM_DESC(collectors, "Collectors to try: all (default), spec, timer or none");
 
 #if IS_BUILTIN(CONFIG_CRYPTO_JITTER_TSC)
+/*
+ * random.c's instance is parked once the crng is ready: random.c does not
+ * pull again.
+ */
+static void jtsc_crng_ready_fn(struct work_struct *work)
+{
+	mutex_lock(&jtsc_global.lock);
+	jtsc_park(&jtsc_global);
+	mutex_unlock(&jtsc_global.lock);
+}
+
+static DECLARE_WORK(jtsc_crng_ready_work, jtsc_crng_ready_fn);
+
+/* Called under random.c's notifier lock, maybe from an interrupt. */
+static int jtsc_crng_ready_notify(struct notifier_block *nb, unsigned long action, void *data)
+{
+	schedule_work(&jtsc_crng_ready_work);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block jtsc_crng_ready_nb = {
+	.notifier_call = jtsc_crng_ready_notify,
+};
+
 /**
  * jitter_tsc_pull() - Take health-tested jitter and its entropy credit
  * @buf: where to store the data
@@ -1308,6 +1380,12 @@ int jitter_tsc_pull(void *buf, size_t len)
 	}
 	if (!ret)
 		ret = jtsc_rng_pull(&jtsc_global, buf, len);
+	/*
+	 * A pull that waited for the instance while it was parked on the
+	 * crng becoming ready started it again: park it once more.
+	 */
+	if (rng_is_initialized())
+		schedule_work(&jtsc_crng_ready_work);
 	return ret < 0 ? ret : ret >> JTSC_ENTROPY_SHIFT;
 }
 #endif
@@ -1345,22 +1423,33 @@ static void jtsc_idle_fn(struct work_struct *work)
 		schedule_delayed_work(&jtsc_idle_work, JTSC_IDLE_SECS * HZ);
 }
 
-/* Park every instance, waiting for each one's current request. */
-static void jtsc_park_all(void)
+/* Park every instance not serving a request now. */
+static void jtsc_park_now_fn(struct work_struct *work)
 {
-	unsigned int i;
+	unsigned long freed = 0;
 
-	mutex_lock(&jtsc_global.lock);
-	jtsc_park(&jtsc_global);
-	mutex_unlock(&jtsc_global.lock);
-	for (i = 0; i < jtsc_group.nr_shards; i++) {
-		struct jtsc_rng *rng = jtsc_group.shards[i];
-
-		mutex_lock(&rng->lock);
-		jtsc_park(rng);
-		mutex_unlock(&rng->lock);
-	}
+	jtsc_park_idle(&jtsc_global, 0, &freed);
+	jtsc_group_park_idle(&jtsc_group, 0);
 }
+
+static DECLARE_WORK(jtsc_park_now_work, jtsc_park_now_fn);
+
+/**
+ * jtsc_machine_changed() - The machine may not be the one it was
+ *
+ * For a VM fork, a suspend or a hibernation: every instance is parked,
+ * those not serving a request now from a work item, the others at the
+ * start of their next block or pull. Takes no lock, sleeps not, and so
+ * may be called from any context, a VMGENID interrupt included.
+ *
+ * Context: Any context.
+ */
+VISIBLE_IF_KUNIT void jtsc_machine_changed(void)
+{
+	atomic_inc(&jtsc_generation);
+	schedule_work(&jtsc_park_now_work);
+}
+EXPORT_SYMBOL_IF_KUNIT(jtsc_machine_changed);
 
 static int jtsc_kcapi_init(struct crypto_tfm *tfm)
 {
@@ -1375,6 +1464,18 @@ static void jtsc_kcapi_exit(struct crypto_tfm *tfm)
 }
 
 /*
+ * Parks the shards JTSC_IDLE_SECS to twice that after their last request:
+ * armed by the first request of a burst, it arms itself again while a
+ * shard holds something. Tested without an atomic write first, since
+ * every request of every CPU passes here.
+ */
+static void jtsc_idle_arm(void)
+{
+	if (!delayed_work_pending(&jtsc_idle_work))
+		schedule_delayed_work(&jtsc_idle_work, JTSC_IDLE_SECS * HZ);
+}
+
+/*
  * An -EAGAIN of the instance says it has already dealt with a health-test
  * failure: the next call runs the startup test again, or that of the
  * collector taking over. That is the kernel's to do, not the reader's,
@@ -1383,7 +1484,8 @@ static void jtsc_kcapi_exit(struct crypto_tfm *tfm)
  * an intermittent failure, and three of those without a predictor window
  * passed in between are a permanent one; a source that keeps failing
  * with windows passed in between keeps the reader waiting, as a blocking
- * read does, until a fatal signal ends the wait.
+ * read does, until a fatal signal ends the wait. The wait is freezable:
+ * the instance's lock is not held here.
  */
 static int jtsc_kcapi_generate(struct crypto_rng *tfm, const u8 *src,
 			       unsigned int slen, u8 *dst, unsigned int dlen)
@@ -1394,9 +1496,10 @@ static int jtsc_kcapi_generate(struct crypto_rng *tfm, const u8 *src,
 	while ((ret = jtsc_rng_generate(rng, dst, dlen)) == -EAGAIN) {
 		if (fatal_signal_pending(current))
 			return -EINTR;
+		try_to_freeze();
 		cond_resched();
 	}
-	schedule_delayed_work(&jtsc_idle_work, JTSC_IDLE_SECS * HZ);
+	jtsc_idle_arm();
 	return ret;
 }
 
@@ -1425,18 +1528,29 @@ static struct rng_alg jtsc_alg = {
 };
 
 /*
- * Under memory pressure, the buffers of the instances not in use now are
- * freed, whatever their age. Counted in pages.
+ * Under memory pressure, the buffers of the instances that have served no
+ * request for a second are freed: a reader streaming from a shard keeps
+ * it, since freeing it would only make the reader allocate it again and
+ * run a startup test. random.c's instance is left alone until the crng is
+ * ready. The shrinker is not memcg aware: global reclaim frees buffers, a
+ * memory cgroup's limit only refuses new ones. Counted in pages.
  */
+static bool jtsc_shrinkable(struct jtsc_rng *rng)
+{
+	if (rng == &jtsc_global && !rng_is_initialized())
+		return false;
+	return READ_ONCE(rng->buf.mem) && !mutex_is_locked(&rng->lock);
+}
+
 static unsigned long jtsc_shrink_count(struct shrinker *shrink, struct shrink_control *sc)
 {
 	unsigned long pages = 0;
 	unsigned int i;
 
-	if (READ_ONCE(jtsc_global.buf.mem))
+	if (jtsc_shrinkable(&jtsc_global))
 		pages += JTSC_SPEC_MEM_SIZE >> PAGE_SHIFT;
 	for (i = 0; i < jtsc_group.nr_shards; i++)
-		if (READ_ONCE(jtsc_group.shards[i]->buf.mem))
+		if (jtsc_shrinkable(jtsc_group.shards[i]))
 			pages += JTSC_SPEC_MEM_SIZE >> PAGE_SHIFT;
 	return pages ?: SHRINK_EMPTY;
 }
@@ -1445,30 +1559,25 @@ static unsigned long jtsc_shrink_scan(struct shrinker *shrink, struct shrink_con
 {
 	unsigned long freed = 0;
 	unsigned int i;
-	long ret;
 
-	ret = jtsc_park_idle(&jtsc_global, 0);
-	if (ret > 0)
-		freed += ret >> PAGE_SHIFT;
-	for (i = 0; i < jtsc_group.nr_shards && freed < sc->nr_to_scan; i++) {
-		ret = jtsc_park_idle(jtsc_group.shards[i], 0);
-		if (ret > 0)
-			freed += ret >> PAGE_SHIFT;
-	}
-	return freed ?: SHRINK_STOP;
+	if (jtsc_shrinkable(&jtsc_global))
+		jtsc_park_idle(&jtsc_global, HZ, &freed);
+	for (i = 0; i < jtsc_group.nr_shards && (freed >> PAGE_SHIFT) < sc->nr_to_scan; i++)
+		if (jtsc_shrinkable(jtsc_group.shards[i]))
+			jtsc_park_idle(jtsc_group.shards[i], HZ, &freed);
+	return freed ? freed >> PAGE_SHIFT : SHRINK_STOP;
 }
 
 static struct shrinker *jtsc_shrinker;
 
 /*
- * A VM fork, or a resume from suspend or hibernation: the pools must not
- * carry over, nor the estimates made on what may have been another
- * machine. Parked before a suspend or a hibernation image too, so that
- * no pool word is in the image.
+ * A VM fork: the pools must not carry over to the clone, nor the estimates
+ * made on what may have been another machine. Called from a VMGENID
+ * interrupt on devicetree machines, from a workqueue on ACPI ones.
  */
 static int jtsc_vmfork_notify(struct notifier_block *nb, unsigned long action, void *data)
 {
-	jtsc_park_all();
+	jtsc_machine_changed();
 	return NOTIFY_DONE;
 }
 
@@ -1476,16 +1585,20 @@ static struct notifier_block jtsc_vmfork_nb = {
 	.notifier_call = jtsc_vmfork_notify,
 };
 
+/*
+ * Before a suspend or a hibernation, so that the idle instances' pools are
+ * not in the image; after it, in process context, since the machine may be
+ * another one. The restore notifications run in the boot kernel, whose
+ * instances the image replaces: nothing to do there.
+ */
 static int jtsc_pm_notify(struct notifier_block *nb, unsigned long action, void *data)
 {
 	switch (action) {
 	case PM_HIBERNATION_PREPARE:
 	case PM_SUSPEND_PREPARE:
-	case PM_RESTORE_PREPARE:
 	case PM_POST_HIBERNATION:
 	case PM_POST_SUSPEND:
-	case PM_POST_RESTORE:
-		jtsc_park_all();
+		jtsc_machine_changed();
 		break;
 	}
 	return NOTIFY_DONE;
@@ -1494,29 +1607,6 @@ static int jtsc_pm_notify(struct notifier_block *nb, unsigned long action, void 
 static struct notifier_block jtsc_pm_nb = {
 	.notifier_call = jtsc_pm_notify,
 };
-
-#if IS_BUILTIN(CONFIG_CRYPTO_JITTER_TSC)
-/* random.c's instance is parked once the crng is ready: it is not pulled again. */
-static void jtsc_crng_ready_fn(struct work_struct *work)
-{
-	mutex_lock(&jtsc_global.lock);
-	jtsc_park(&jtsc_global);
-	mutex_unlock(&jtsc_global.lock);
-}
-
-static DECLARE_WORK(jtsc_crng_ready_work, jtsc_crng_ready_fn);
-
-/* Called under random.c's notifier lock, maybe from an interrupt. */
-static int jtsc_crng_ready_notify(struct notifier_block *nb, unsigned long action, void *data)
-{
-	schedule_work(&jtsc_crng_ready_work);
-	return NOTIFY_DONE;
-}
-
-static struct notifier_block jtsc_crng_ready_nb = {
-	.notifier_call = jtsc_crng_ready_notify,
-};
-#endif
 
 #ifdef CONFIG_CRYPTO_JITTER_TSC_DEBUGFS
 static struct dentry *jtsc_debugfs;
@@ -1564,14 +1654,14 @@ static int jtsc_raw_release(struct inode *inode, struct file *file)
 /*
  * Fresh raw samples, taken for the reader alone, walking the open file's
  * own buffer: they never enter a pool, and nothing from a pool is ever
- * shown. The file is opened once for many reads, which go on with the
- * walk as an instance's batches do.
+ * shown. They are taken JTSC_BATCH at a time, and the walk goes on from
+ * read to read, as an instance's batches are.
  */
 static ssize_t jtsc_raw_read(struct file *file, char __user *ubuf, size_t count,
 			     loff_t *ppos)
 {
 	struct jtsc_raw_file *f = file->private_data;
-	size_t n = min_t(size_t, count, PAGE_SIZE);
+	size_t n = min_t(size_t, count, PAGE_SIZE), done;
 	u8 *buf;
 	int ret;
 
@@ -1581,7 +1671,9 @@ static ssize_t jtsc_raw_read(struct file *file, char __user *ubuf, size_t count,
 	if (!buf)
 		return -ENOMEM;
 	mutex_lock(&f->lock);
-	ret = jtsc_collect(f->src, buf, n, &f->buf);
+	for (done = 0, ret = 0; !ret && done < n; done += JTSC_BATCH)
+		ret = jtsc_collect(f->src, buf + done, min_t(size_t, n - done, JTSC_BATCH),
+				   &f->buf);
 	mutex_unlock(&f->lock);
 	if (!ret && copy_to_user(ubuf, buf, n))
 		ret = -EFAULT;
@@ -1807,7 +1899,10 @@ static int __init jtsc_setup(void)
 	}
 	jtsc_shrinker->count_objects = jtsc_shrink_count;
 	jtsc_shrinker->scan_objects = jtsc_shrink_scan;
+	/* Freeing a buffer costs its next user a startup test. */
+	jtsc_shrinker->seeks = 4 * DEFAULT_SEEKS;
 	shrinker_register(jtsc_shrinker);
+	/* These fail only for a notifier registered twice. */
 	register_pm_notifier(&jtsc_pm_nb);
 	register_random_vmfork_notifier(&jtsc_vmfork_nb);
 #if IS_BUILTIN(CONFIG_CRYPTO_JITTER_TSC)
@@ -1859,8 +1954,9 @@ static void __exit jtsc_mod_exit(void)
 	unregister_random_vmfork_notifier(&jtsc_vmfork_nb);
 	unregister_pm_notifier(&jtsc_pm_nb);
 	shrinker_free(jtsc_shrinker);
-	/* No transform is left: nothing arms it again. */
+	/* No transform and no notifier is left: nothing queues these again. */
 	cancel_delayed_work_sync(&jtsc_idle_work);
+	cancel_work_sync(&jtsc_park_now_work);
 	jtsc_rng_destroy(&jtsc_global);
 	jtsc_group_destroy(&jtsc_group);
 }

@@ -118,7 +118,7 @@ int main(int argc, char **argv)
 	struct jtsc_estimate e;
 	struct jtsc_health h;
 	u8 raw[BATCH], *mem = NULL, *data = NULL, *start;
-	u64 pass = 0;
+	struct tsc_jitter_walk walk = { 0 };
 	unsigned int i, k, credit = 0;
 	char reason[96];
 	void *work;
@@ -159,6 +159,9 @@ int main(int argc, char **argv)
 			return 1;
 		madvise(mem, size, MADV_HUGEPAGE);	/* as kvmalloc() maps it */
 		memset(mem, 0, size);
+		/* As jtsc_spec_collect() does with a new buffer. */
+		while (walk.pass < TSC_JITTER_WARMUP_PASSES)
+			tsc_jitter_fill(raw, BATCH, mem, &walk);
 	}
 
 	/* The startup test's estimate, of the first samples, or -c. */
@@ -169,7 +172,7 @@ int main(int argc, char **argv)
 	if (file)
 		memcpy(start, data, JTSC_STARTUP_SAMPLES);
 	else
-		tsc_jitter_fill(start, JTSC_STARTUP_SAMPLES, mem, &pass);
+		tsc_jitter_fill(start, JTSC_STARTUP_SAMPLES, mem, &walk);
 	jtsc_estimate_samples(start, JTSC_STARTUP_SAMPLES, work, &e);
 	step = jtsc_ladder_pick(&e, strcmp(src, "timer") ? JTSC_EST_MARGIN : JTSC_EST_MARGIN_TIMER);
 	for (i = 0; credit && i < jtsc_ladder_steps; i++)
@@ -188,7 +191,7 @@ int main(int argc, char **argv)
 		if (file)
 			memcpy(raw, data + done, k);
 		else
-			tsc_jitter_fill(raw, k, mem, &pass);
+			tsc_jitter_fill(raw, k, mem, &walk);
 		for (i = 0; i < k; i++) {
 			enum jtsc_health_result res = jtsc_health_sample(&h, raw[i]);
 

@@ -66,9 +66,9 @@ extern unsigned long __sw_hweight64(u64 w);
  * The kernel's loop, out of line so that `objdump -d` finds it by name
  * (harness/measure/loop-check.sh compares it with tsc_jitter_collect()).
  */
-__attribute__((noinline)) void spec_fill(u8 *samples, unsigned int n, u8 *mem, u64 *pass)
+__attribute__((noinline)) void spec_fill(u8 *samples, unsigned int n, u8 *mem, struct tsc_jitter_walk *walk)
 {
-	tsc_jitter_fill(samples, n, mem, pass);
+	tsc_jitter_fill(samples, n, mem, walk);
 }
 
 static volatile u64 popcount_sink;
@@ -124,7 +124,7 @@ int main(int argc, char **argv)
 	u64 tsc0, tsc1;
 	double t0, t1;
 	u8 *samples, *mem = NULL;
-	u64 pass = 0;
+	struct tsc_jitter_walk walk = { 0 };
 	FILE *f;
 
 	while ((c = getopt(argc, argv, "n:c:w:")) != -1) {
@@ -152,13 +152,19 @@ int main(int argc, char **argv)
 		madvise(mem, size, MADV_HUGEPAGE);
 		memset(mem, 0, size);
 	}
-	/* warm up caches, TLBs and the clock frequency */
+	/*
+	 * Warm up caches, TLBs and the clock frequency; the buffer as the
+	 * kernel does (jtsc_spec_collect()): TSC_JITTER_WARMUP_PASSES passes
+	 * over it before the samples count.
+	 */
 	for (i = 0; i < 200; i++) {
 		if (popcount)
 			popcount_fill(samples, chunk < n ? chunk : n);
 		else
-			spec_fill(samples, chunk < n ? chunk : n, mem, &pass);
+			spec_fill(samples, chunk < n ? chunk : n, mem, &walk);
 	}
+	while (!popcount && walk.pass < TSC_JITTER_WARMUP_PASSES)
+		spec_fill(samples, chunk < n ? chunk : n, mem, &walk);
 	t0 = now_ns();
 	tsc0 = rdtsc();
 	for (i = 0; i < n; i += k) {
@@ -166,7 +172,7 @@ int main(int argc, char **argv)
 		if (popcount)
 			popcount_fill(samples + i, k);
 		else
-			spec_fill(samples + i, k, mem, &pass);
+			spec_fill(samples + i, k, mem, &walk);
 	}
 	tsc1 = rdtsc();
 	t1 = now_ns();

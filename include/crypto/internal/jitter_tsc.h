@@ -41,10 +41,12 @@ enum jtsc_source {
  * @mem: JTSC_SPEC_MEM_SIZE bytes, zeroed when allocated; NULL while none
  *	is held
  * @pass: passes the walk has made over @mem since it was allocated
+ * @chain: the sum of the bytes they loaded (struct tsc_jitter_walk)
  */
 struct jtsc_buf {
 	u8 *mem;
 	u64 pass;
+	u64 chain;
 };
 
 /**
@@ -142,6 +144,8 @@ struct jtsc_group {
  * @buf: the speculative collector's buffer, held from the startup test of
  *	that collector until the instance is parked (jtsc_park())
  * @last_used: jiffies at the end of the last request
+ * @generation: the count of VM forks, suspends and hibernations this
+ *	instance has seen; a newer one parks it
  * @lfsr: state of the folding LFSR
  * @pool: folded words; the first @tested passed every test over their
  *	whole predictor window, the @pending after them wait for theirs
@@ -163,6 +167,7 @@ struct jtsc_rng {
 	struct jtsc_stats stats[JTSC_NR_SOURCES];
 	struct jtsc_buf buf;
 	unsigned long last_used;
+	unsigned int generation;
 	u64 lfsr;
 	u64 pool[JTSC_POOL_WORDS];
 	unsigned int tested;
@@ -189,6 +194,7 @@ int jtsc_rng_generate(struct jtsc_rng *rng, u8 *dst, unsigned int len);
 int jtsc_rng_pull(struct jtsc_rng *rng, void *buf, size_t len);
 void jtsc_park(struct jtsc_rng *rng);
 bool jtsc_group_park_idle(struct jtsc_group *g, unsigned long idle);
+void jtsc_machine_changed(void);
 #endif
 
 #endif /* _CRYPTO_INTERNAL_JITTER_TSC_H */

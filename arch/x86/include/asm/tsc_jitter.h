@@ -11,8 +11,9 @@
  * pipeline, the caches, the TLBs and the memory controller at that
  * instant, and that is the jitter. The data says where it comes from: the
  * popcount alone gives well under 0.1 bit per pass on the CPUs measured,
- * the access to a buffer larger than the caches over 2 bits
- * (Documentation/crypto/jitter_tsc.rst has the figures).
+ * the access several times that (Documentation/crypto/jitter_tsc.rst has
+ * the figures; how much varies from CPU to CPU, which is why the credit
+ * is estimated on the machine that runs the loop).
  *
  * The sample is only the time. It is never mixed with the counter value,
  * the popcount or the loaded byte, which are deterministic functions of
@@ -21,8 +22,9 @@
  *
  * Nor does where the loop goes depend on what it measures: the buffer is
  * walked at positions that are a fixed function of the pass number and
- * of the bytes loaded before, which are themselves a function of the walk
- * alone (the buffer starts zeroed and only this loop writes it). Which
+ * of the bytes loaded by the passes before, which are themselves a
+ * function of the walk alone (the buffer starts zeroed and only this loop
+ * writes it). Which
  * cache sets the loop touches, and in what order, therefore tells a
  * co-tenant probing the caches nothing about the samples; only when the
  * accesses happen does, as it does for any timing source. The positions
@@ -58,11 +60,33 @@
 #define TSC_JITTER_MEM_SIZE	BIT(TSC_JITTER_MEM_ORDER)
 
 /*
+ * Passes to make over a new buffer before its samples are used: as many as
+ * it has 64-byte lines. The first passes over a buffer vary several times
+ * more than later ones (on an AMD EPYC host, 2.5 bits per sample in the
+ * first 12288 against 0.5 after ten times that), and a startup test's
+ * estimate must be of the samples that are credited after it.
+ */
+#define TSC_JITTER_WARMUP_PASSES	BIT(TSC_JITTER_MEM_ORDER - 6)
+
+/**
+ * struct tsc_jitter_walk - Where the walk of a buffer stands
+ * @pass: passes made over the buffer since it was allocated
+ * @chain: the sum of the bytes those passes loaded
+ *
+ * Both are functions of the number of passes alone: the walk does not
+ * depend on how the passes were split into calls.
+ */
+struct tsc_jitter_walk {
+	u64 pass;
+	u64 chain;
+};
+
+/*
  * tsc_jitter_offset() - Where pass @pass touches the buffer
  *
  * A 64-bit mix (two multiply-xorshift rounds) of the pass number and of
- * the sum of the bytes loaded so far, taken from its top bits. Neither
- * depends on a TSC reading.
+ * the sum of the bytes loaded by the passes before, taken from its top
+ * bits. Neither depends on a TSC reading.
  */
 static __always_inline unsigned long tsc_jitter_offset(u64 pass, u64 chain)
 {
@@ -79,8 +103,8 @@ static __always_inline unsigned long tsc_jitter_offset(u64 pass, u64 chain)
  * @n: number of samples
  * @mem: a buffer of TSC_JITTER_MEM_SIZE bytes, zeroed when it was
  *	allocated and written by this loop alone since, owned by the caller
- * @pass: passes made over @mem so far: where the walk goes on; advanced
- *	by @n
+ * @walk: where the walk of @mem stands, zeroed with it; advanced by @n
+ *	passes
  *
  * Sample i is the low byte of the TSC's advance from the read of pass i to
  * the read of pass i + 1. Written as separate statements on purpose. The
@@ -101,9 +125,9 @@ static __always_inline unsigned long tsc_jitter_offset(u64 pass, u64 chain)
  * come in, and lengthen the pass they land in.
  */
 static __always_inline void tsc_jitter_fill(u8 *samples, unsigned int n, u8 *mem,
-					    u64 *pass)
+					    struct tsc_jitter_walk *walk)
 {
-	u64 last = rdtsc(), now, chain = 0, at = *pass;
+	u64 last = rdtsc(), now, chain = walk->chain, at = walk->pass;
 	unsigned long off;
 	unsigned int i;
 
@@ -118,7 +142,8 @@ static __always_inline void tsc_jitter_fill(u8 *samples, unsigned int n, u8 *mem
 		samples[i] = (u8)(now - last);
 		last = now;
 	}
-	*pass = at;
+	walk->pass = at;
+	walk->chain = chain;
 }
 
 #endif /* _ASM_X86_TSC_JITTER_H */
