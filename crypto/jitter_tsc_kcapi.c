@@ -1319,6 +1319,85 @@ EXPORT_SYMBOL_IF_KUNIT(jtsc_group_shard);
 static int jtsc_status = -EAGAIN;
 static DECLARE_COMPLETION(jtsc_setup_done);
 
+/*
+ * Instances hold a buffer and pool words only while they are used: the
+ * shards are parked once no transform of "jitter_tsc" is left, or
+ * JTSC_IDLE_SECS to twice that after their last request, or under memory
+ * pressure; random.c's instance once the crng is ready, and once idle
+ * after any pull made later. All of them on a VM fork and around a
+ * suspend or hibernation.
+ */
+static atomic_t jtsc_tfms = ATOMIC_INIT(0);
+
+static void jtsc_idle_fn(struct work_struct *work);
+static DECLARE_DELAYED_WORK(jtsc_idle_work, jtsc_idle_fn);
+
+static void jtsc_idle_fn(struct work_struct *work)
+{
+	unsigned long idle = atomic_read(&jtsc_tfms) ? JTSC_IDLE_SECS * HZ : 0;
+	unsigned long freed = 0;
+	bool held;
+
+	held = jtsc_group_park_idle(&jtsc_group, idle);
+	/* random.c's instance, pulled after the crng was ready (debugfs). */
+	if (rng_is_initialized())
+		held |= jtsc_park_idle(&jtsc_global, JTSC_IDLE_SECS * HZ, &freed);
+	if (held)
+		schedule_delayed_work(&jtsc_idle_work, JTSC_IDLE_SECS * HZ);
+}
+
+/* Park every instance not serving a request now. */
+static void jtsc_park_now_fn(struct work_struct *work)
+{
+	unsigned long freed = 0;
+
+	jtsc_park_idle(&jtsc_global, 0, &freed);
+	jtsc_group_park_idle(&jtsc_group, 0);
+}
+
+static DECLARE_WORK(jtsc_park_now_work, jtsc_park_now_fn);
+
+/**
+ * jtsc_machine_changed() - The machine may not be the one it was
+ *
+ * For a VM fork, a suspend or a hibernation: every instance is parked,
+ * those not serving a request now from a work item, the others at the
+ * start of their next block or pull. Takes no lock, sleeps not, and so
+ * may be called from any context, a VMGENID interrupt included.
+ *
+ * Context: Any context.
+ */
+VISIBLE_IF_KUNIT void jtsc_machine_changed(void)
+{
+	atomic_inc(&jtsc_generation);
+	schedule_work(&jtsc_park_now_work);
+}
+EXPORT_SYMBOL_IF_KUNIT(jtsc_machine_changed);
+
+static int jtsc_kcapi_init(struct crypto_tfm *tfm)
+{
+	atomic_inc(&jtsc_tfms);
+	return 0;
+}
+
+static void jtsc_kcapi_exit(struct crypto_tfm *tfm)
+{
+	if (atomic_dec_and_test(&jtsc_tfms))
+		mod_delayed_work(system_wq, &jtsc_idle_work, 0);
+}
+
+/*
+ * Parks the shards JTSC_IDLE_SECS to twice that after their last request:
+ * armed by the first request of a burst, it arms itself again while a
+ * shard holds something. Tested without an atomic write first, since
+ * every request of every CPU passes here.
+ */
+static void jtsc_idle_arm(void)
+{
+	if (!delayed_work_pending(&jtsc_idle_work))
+		schedule_delayed_work(&jtsc_idle_work, JTSC_IDLE_SECS * HZ);
+}
+
 static char *collectors = "all";
 module_param(collectors, charp, 0400);
 MODULE_PARM_DESC(collectors, "Collectors to try: all (default), spec, timer or none");
@@ -1381,11 +1460,12 @@ int jitter_tsc_pull(void *buf, size_t len)
 	if (!ret)
 		ret = jtsc_rng_pull(&jtsc_global, buf, len);
 	/*
-	 * A pull that waited for the instance while it was parked on the
-	 * crng becoming ready started it again: park it once more.
+	 * A pull after the crng became ready (one that waited while the
+	 * instance was parked, or debugfs's pull_ns) started the instance
+	 * again: it is parked once idle, as the shards are.
 	 */
 	if (rng_is_initialized())
-		schedule_work(&jtsc_crng_ready_work);
+		jtsc_idle_arm();
 	return ret < 0 ? ret : ret >> JTSC_ENTROPY_SHIFT;
 }
 #endif
@@ -1402,78 +1482,6 @@ VISIBLE_IF_KUNIT struct jtsc_group *jtsc_kcapi_group(void)
 	return &jtsc_group;
 }
 EXPORT_SYMBOL_IF_KUNIT(jtsc_kcapi_group);
-
-/*
- * Instances hold a buffer and pool words only while they are used: the
- * shards are parked once no transform of "jitter_tsc" is left, or
- * JTSC_IDLE_SECS after their last request, or under memory pressure;
- * random.c's instance once the crng is ready. All of them on a VM fork
- * and around a suspend or hibernation.
- */
-static atomic_t jtsc_tfms = ATOMIC_INIT(0);
-
-static void jtsc_idle_fn(struct work_struct *work);
-static DECLARE_DELAYED_WORK(jtsc_idle_work, jtsc_idle_fn);
-
-static void jtsc_idle_fn(struct work_struct *work)
-{
-	unsigned long idle = atomic_read(&jtsc_tfms) ? JTSC_IDLE_SECS * HZ : 0;
-
-	if (jtsc_group_park_idle(&jtsc_group, idle))
-		schedule_delayed_work(&jtsc_idle_work, JTSC_IDLE_SECS * HZ);
-}
-
-/* Park every instance not serving a request now. */
-static void jtsc_park_now_fn(struct work_struct *work)
-{
-	unsigned long freed = 0;
-
-	jtsc_park_idle(&jtsc_global, 0, &freed);
-	jtsc_group_park_idle(&jtsc_group, 0);
-}
-
-static DECLARE_WORK(jtsc_park_now_work, jtsc_park_now_fn);
-
-/**
- * jtsc_machine_changed() - The machine may not be the one it was
- *
- * For a VM fork, a suspend or a hibernation: every instance is parked,
- * those not serving a request now from a work item, the others at the
- * start of their next block or pull. Takes no lock, sleeps not, and so
- * may be called from any context, a VMGENID interrupt included.
- *
- * Context: Any context.
- */
-VISIBLE_IF_KUNIT void jtsc_machine_changed(void)
-{
-	atomic_inc(&jtsc_generation);
-	schedule_work(&jtsc_park_now_work);
-}
-EXPORT_SYMBOL_IF_KUNIT(jtsc_machine_changed);
-
-static int jtsc_kcapi_init(struct crypto_tfm *tfm)
-{
-	atomic_inc(&jtsc_tfms);
-	return 0;
-}
-
-static void jtsc_kcapi_exit(struct crypto_tfm *tfm)
-{
-	if (atomic_dec_and_test(&jtsc_tfms))
-		mod_delayed_work(system_wq, &jtsc_idle_work, 0);
-}
-
-/*
- * Parks the shards JTSC_IDLE_SECS to twice that after their last request:
- * armed by the first request of a burst, it arms itself again while a
- * shard holds something. Tested without an atomic write first, since
- * every request of every CPU passes here.
- */
-static void jtsc_idle_arm(void)
-{
-	if (!delayed_work_pending(&jtsc_idle_work))
-		schedule_delayed_work(&jtsc_idle_work, JTSC_IDLE_SECS * HZ);
-}
 
 /*
  * An -EAGAIN of the instance says it has already dealt with a health-test
