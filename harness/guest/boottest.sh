@@ -359,7 +359,7 @@ fi
 # the module test: nothing else
 if [ -n "$module" ]; then
 	ko=/lib/modules/$(basename "$module")
-	if boot module jtsc.algs=jitter_tsc jtsc.insmod="$ko" jtsc.rmmod=jitter_tsc; then
+	if boot module jtsc.algs=jitter_tsc jtsc.slow_ms=0 jtsc.insmod="$ko" jtsc.rmmod=jitter_tsc; then
 		crng_ready module
 		# random.c draws on jitter_tsc only when it is built in
 		stock_random module
