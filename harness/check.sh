@@ -288,7 +288,6 @@ step_newcomer() {
 	rm -rf "$d"
 	mkdir -p "$d"
 	git clone -q "$ROOT" "$d/repo" || fail "cannot clone the repo"
-	[ ! -e "$ROOT/../shared" ] || ln -s "$(cd "$ROOT/../shared" && pwd)" "$d/shared"
 	echo "== make run in a fresh clone of $(git -C "$d/repo" log -1 --format='%h %s')"
 	(cd "$d/repo" && make run) || fail "make run fails in a fresh clone (log above)"
 	[ -s "$d/repo/out/run/report.txt" ] || fail "make run in a fresh clone printed no report"

@@ -6,16 +6,12 @@
 # LRS, MultiMCW, lag) must equal NIST's "Literal ... Estimate: min entropy"
 # in FILE.nist.txt to 1e-5, and ea-core's H_min the least of NIST's five.
 # Prints one aligned line per value; exits 1 on a failure.
-# The folder is $top/harness/measure/nist-reference if there is one, else
-# $top/../shared/nist-reference; NIST_REF=DIR overrides both.
+# The folder is $top/harness/measure/nist-reference (carried in the repo, see
+# its README.md) unless NIST_REF=DIR says otherwise.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 M=$top/build/measure
-ref=${NIST_REF:-}
-if [ -z "$ref" ]; then
-	ref=$top/harness/measure/nist-reference
-	[ -d "$ref" ] || ref=$top/../shared/nist-reference
-fi
+ref=${NIST_REF:-$top/harness/measure/nist-reference}
 [ -d "$ref" ] || { echo "test-core-nist: no reference folder $ref (set NIST_REF=DIR)"; exit 1; }
 set -- "$ref"/*.u8
 [ -f "$1" ] || { echo "test-core-nist: no *.u8 sample file in $ref"; exit 1; }

@@ -6,11 +6,12 @@
 # Symbol and the assessed min-entropy must equal ea_noniid's to 1e-5.
 # A value only one side gives fails too. Prints one aligned line per value;
 # exits 1 on a failure.
-# The folder is $top/../shared/nist-reference unless NIST_REF=... says otherwise.
+# The folder is $top/harness/measure/nist-reference (carried in the repo, see
+# its README.md) unless NIST_REF=DIR says otherwise.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/harness/measure/lib.sh"
-ref=${NIST_REF:-$top/../shared/nist-reference}
+ref=${NIST_REF:-$top/harness/measure/nist-reference}
 [ -d "$ref" ] || { echo "test-nist: no reference folder $ref (set NIST_REF=DIR)"; exit 1; }
 set -- "$ref"/*.u8
 [ -f "$1" ] || { echo "test-nist: no *.u8 sample file in $ref"; exit 1; }
