@@ -42,9 +42,9 @@
  *
  * The credit ladder
  *
- * A collector's entropy per sample differs by more than an order of
- * magnitude between CPUs (the speculative loop's is mostly that of its
- * cache misses), so no compile-time credit is right for all of them. Each
+ * A collector's entropy per sample differs between machines and loads
+ * (the timer collector's from 0.33 to 2.39 bit per sample on the machines
+ * measured), so no compile-time credit is right for all of them. Each
  * startup test therefore estimates the min-entropy of the very samples it
  * tests, with the SP 800-90B non-IID estimators of
  * crypto/jitter_tsc_estimate.c, and credits the highest step of this ladder
@@ -56,8 +56,7 @@
  *     practice and this driver's rule ask for, and the optimism of an
  *     estimate over JTSC_STARTUP_SAMPLES against one over 10^6 samples of
  *     the same source. harness/measure/check-margin.py computes, for every
- *     sample file we have (each host quiet and loaded, the TCG and arm64
- *     guests, the loop variants, synthetic sources of known min-entropy),
+ *     sample file we have (each host quiet and loaded, the TCG guest, the loop variants, synthetic sources of known min-entropy),
  *     the step this rule picks from the worst startup-sized window of the
  *     file, and fails unless it is at most half of the file's 10^6-sample
  *     estimate; Documentation/crypto/jitter_tsc.rst has the table. The
@@ -69,12 +68,12 @@
  *     JTSC_PRED_WINDOW + JTSC_MAX_LAG + run_cutoff samples at most). Below
  *     it the collector is refused: nothing is credited that could not be
  *     justified.
- *   - The ceiling, 192/256 = 0.75 bit per sample, is a quarter of the
- *     highest 10^6-sample estimate of the speculative loop on any host
- *     measured (3.1 to 3.5 bits): an estimate that would buy more says
- *     more about a short run than about the source. It is also about
- *     the most a startup test can reach: the most common value's upper
- *     bound keeps an estimate of 12288 samples under 7.2 bits.
+ *   - The ceiling, 192/256 = 0.75 bit per sample, bounds what a short run
+ *     that looks better than its source can buy: the speculative
+ *     collector reaches it only at an estimate of 6 bits, the timer one
+ *     never. It is also about the most a startup test can reach: the most
+ *     common value's upper bound keeps an estimate of 12288 samples under
+ *     7.2 bits.
  *
  * Steps are about 1.5x apart. A word folds at most 512 samples and carries
  * at most JTSC_MAX_WORD_CREDIT, so a step's samples per word is the largest

@@ -53,14 +53,15 @@
  * last transform goes, JTSC_IDLE_SECS to twice that after its last
  * request, under memory pressure, on a VM fork and around suspend and
  * hibernation; random.c's once the crng is ready, and it is only set up
- * at boot if the crng is not ready then.
+ * at boot with CONFIG_CRYPTO_JITTER_TSC_SEED and the crng not ready then.
  *
  * The entropy claim, in one paragraph: every startup test (at boot, when a
  * shard starts, after a failover and after an intermittent failure)
  * estimates the min-entropy of its own JTSC_STARTUP_SAMPLES raw samples
  * with SP 800-90B non-IID estimators, and credits each raw sample the
  * highest step of the core's ladder at or below that estimate divided by
- * JTSC_EST_MARGIN, never above the lowest step any instance found for that
+ * the collector's margin (JTSC_EST_MARGIN, JTSC_EST_MARGIN_TIMER), never
+ * above the lowest step any instance found for that
  * collector before; an estimate under the margin times the ladder's floor
  * refuses the collector. Raw samples only count once every health test at
  * that step's cutoffs has passed over the whole predictor window they
@@ -107,10 +108,38 @@
 #include <linux/workqueue.h>
 
 #ifdef CONFIG_X86_64
+#include <asm/cpufeature.h>
 #include <asm/tsc.h>
 #include <asm/tsc_jitter.h>
 #define JTSC_SPEC_MEM_SIZE	TSC_JITTER_MEM_SIZE
 #define JTSC_SPEC_WARMUP	TSC_JITTER_WARMUP_PASSES
+
+/*
+ * What the speculative collector needs of the TSC, from what the CPU
+ * features and tsc.c know, checked before every batch:
+ *  - a TSC to read, or RDTSC faults;
+ *  - not marked unstable by tsc.c (it went backwards, stopped in idle,
+ *    changed rate with cpufreq, or the clocksource watchdog saw it drift):
+ *    a delta could then hold a jump that is not the loop's.
+ * What it does not need: a constant rate (X86_FEATURE_CONSTANT_TSC; the
+ * credit is estimated in ticks of this counter, whatever their length,
+ * and QEMU's TCG guests lack the flag), a TSC that runs in deep C-states
+ * (the loop never idles) or one synchronised between CPUs (a batch is
+ * taken on one CPU). Whether a hypervisor traps or scales RDTSC cannot be
+ * seen from here; what an emulated counter looks like is what the counter
+ * check and the startup test refuse.
+ */
+static bool jtsc_spec_usable(void)
+{
+	return boot_cpu_has(X86_FEATURE_TSC) && !check_tsc_unstable();
+}
+
+/* Out of line, so that harness/measure/loop-check.sh finds the loop. */
+static noinline void jtsc_spec_fill(u8 *samples, unsigned int n, u8 *mem,
+				    struct tsc_jitter_walk *walk)
+{
+	tsc_jitter_fill(samples, n, mem, walk);
+}
 #else
 /* No speculative collector on this architecture: only the timer one runs. */
 #define JTSC_SPEC_MEM_SIZE	0
@@ -120,10 +149,14 @@ struct tsc_jitter_walk {
 	u64 chain;
 };
 
-static inline int tsc_jitter_collect(u8 *samples, unsigned int n, u8 *mem,
-				     struct tsc_jitter_walk *walk)
+static inline bool jtsc_spec_usable(void)
 {
-	return -ENODEV;
+	return false;
+}
+
+static inline void jtsc_spec_fill(u8 *samples, unsigned int n, u8 *mem,
+				  struct tsc_jitter_walk *walk)
+{
 }
 #endif
 
@@ -240,25 +273,24 @@ EXPORT_SYMBOL_IF_KUNIT(jtsc_read_counter);
  * and what is credited.
  *
  * Context: Any context, on one CPU.
- * Return: 0, or -ENODEV where there is no speculative collector.
+ * Return: 0, or -ENODEV where there is no speculative collector or the
+ * TSC is no longer fit for it.
  */
 VISIBLE_IF_KUNIT int jtsc_spec_collect(u8 *samples, unsigned int n, struct jtsc_buf *buf)
 {
 	struct tsc_jitter_walk walk;
-	int ret = 0;
 
 	KUNIT_STATIC_STUB_REDIRECT(jtsc_spec_collect, samples, n, buf);
-	if (!buf || !buf->mem || !n)
+	if (!buf || !buf->mem || !n || !jtsc_spec_usable())
 		return -ENODEV;
 	walk.pass = buf->pass;
 	walk.chain = buf->chain;
-	while (!ret && walk.pass < JTSC_SPEC_WARMUP)
-		ret = tsc_jitter_collect(samples, n, buf->mem, &walk);
-	if (!ret)
-		ret = tsc_jitter_collect(samples, n, buf->mem, &walk);
+	while (walk.pass < JTSC_SPEC_WARMUP)
+		jtsc_spec_fill(samples, n, buf->mem, &walk);
+	jtsc_spec_fill(samples, n, buf->mem, &walk);
 	buf->pass = walk.pass;
 	buf->chain = walk.chain;
-	return ret;
+	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(jtsc_spec_collect);
 
@@ -440,18 +472,17 @@ VISIBLE_IF_KUNIT int jtsc_counter_check(void)
 }
 EXPORT_SYMBOL_IF_KUNIT(jtsc_counter_check);
 
-#ifdef CONFIG_CRYPTO_JITTER_TSC_DEBUGFS
+#ifdef CONFIG_CRYPTO_JITTER_TSC_FAULT_INJECTION
 /*
- * Fault injection for the boot tests, with the debugfs option only: the
- * collectors whose bit is set here see a counter that advances by the same
- * amount on every pass, as one counting instructions would. Whether that
- * is refused is then up to the health tests alone.
+ * The collectors whose bit is set here see a counter that advances by the
+ * same amount on every pass, as one counting instructions would. Whether
+ * that is refused is then up to the health tests alone.
  */
 static unsigned int stuck;
 /* A plausible delta, at the step of AMD's TSC: the value does not matter. */
 #define JTSC_STUCK_DELTA	40
 module_param(stuck, uint, 0600);
-MODULE_PARM_DESC(stuck, "Debug: collectors (1: speculative, 2: timer) given a constant counter delta");
+MODULE_PARM_DESC(stuck, "Fault injection: collectors (1: speculative, 2: timer) given a constant counter delta");
 
 static void jtsc_inject(struct jtsc_rng *rng, enum jtsc_source src)
 {
@@ -696,13 +727,12 @@ static void jtsc_free_buf(struct jtsc_rng *rng)
  *
  * Context: Process context, with rng->lock held or before @rng is in use.
  */
-VISIBLE_IF_KUNIT void jtsc_park(struct jtsc_rng *rng)
+static void jtsc_park(struct jtsc_rng *rng)
 {
 	jtsc_wipe(rng);
 	rng->started = false;
 	jtsc_free_buf(rng);
 }
-EXPORT_SYMBOL_IF_KUNIT(jtsc_park);
 
 /* The first collector of @g that is not dead, JTSC_NR_SOURCES if none. */
 static enum jtsc_source jtsc_first_alive(const struct jtsc_group *g)
@@ -1088,7 +1118,7 @@ VISIBLE_IF_KUNIT int jtsc_rng_generate(struct jtsc_rng *rng, u8 *dst, unsigned i
 EXPORT_SYMBOL_IF_KUNIT(jtsc_rng_generate);
 
 /* Only random.c, through jitter_tsc_pull(), and the tests take words. */
-#if IS_BUILTIN(CONFIG_CRYPTO_JITTER_TSC) || IS_ENABLED(CONFIG_KUNIT)
+#if IS_ENABLED(CONFIG_CRYPTO_JITTER_TSC_SEED) || IS_ENABLED(CONFIG_KUNIT)
 /**
  * jtsc_rng_pull() - Take tested pool words and their entropy credit
  * @rng: the instance
@@ -1283,23 +1313,6 @@ VISIBLE_IF_KUNIT bool jtsc_group_park_idle(struct jtsc_group *g, unsigned long i
 }
 EXPORT_SYMBOL_IF_KUNIT(jtsc_group_park_idle);
 
-/**
- * jtsc_group_shard() - The shard of a group for the current CPU
- * @g: a group with shards
- *
- * Any shard would be correct, each is locked on its own; the one of the CPU
- * the request starts on keeps readers on different CPUs apart. A reader
- * that then migrates keeps its shard.
- *
- * Context: Any context.
- * Return: the shard.
- */
-VISIBLE_IF_KUNIT struct jtsc_rng *jtsc_group_shard(const struct jtsc_group *g)
-{
-	return g->shards[raw_smp_processor_id() % g->nr_shards];
-}
-EXPORT_SYMBOL_IF_KUNIT(jtsc_group_shard);
-
 /*********************************************************************
  *
  * Interfaces
@@ -1402,7 +1415,7 @@ static char *collectors = "all";
 module_param(collectors, charp, 0400);
 MODULE_PARM_DESC(collectors, "Collectors to try: all (default), spec, timer or none");
 
-#if IS_BUILTIN(CONFIG_CRYPTO_JITTER_TSC)
+#if IS_ENABLED(CONFIG_CRYPTO_JITTER_TSC_SEED)
 /*
  * random.c's instance is parked once the crng is ready: random.c does not
  * pull again.
@@ -1437,7 +1450,7 @@ static struct notifier_block jtsc_crng_ready_nb = {
  * is the input pool's job, and is credited at the per-sample rate, in
  * whole bits rounded down.
  *
- * Context: Process context; sleeps, until the startup tests are done if
+ * Context: Process context; sleeps, until the setup is done if
  * they are under way.
  * Return: the whole bits of entropy credited to @buf, or -EAGAIN if
  * jitter_tsc's initcall has not run yet, it failed intermittently or its
@@ -1493,12 +1506,15 @@ EXPORT_SYMBOL_IF_KUNIT(jtsc_kcapi_group);
  * passed in between are a permanent one; a source that keeps failing
  * with windows passed in between keeps the reader waiting, as a blocking
  * read does, until a fatal signal ends the wait. The wait is freezable:
- * the instance's lock is not held here.
+ * the instance's lock is not held here. The shard is that of the CPU the
+ * request starts on, which keeps readers on different CPUs apart; one that
+ * then migrates keeps its shard.
  */
 static int jtsc_kcapi_generate(struct crypto_rng *tfm, const u8 *src,
 			       unsigned int slen, u8 *dst, unsigned int dlen)
 {
-	struct jtsc_rng *rng = jtsc_group_shard(jtsc_kcapi_group());
+	struct jtsc_group *g = jtsc_kcapi_group();
+	struct jtsc_rng *rng = g->shards[raw_smp_processor_id() % g->nr_shards];
 	int ret;
 
 	while ((ret = jtsc_rng_generate(rng, dst, dlen)) == -EAGAIN) {
@@ -1786,7 +1802,7 @@ static int jtsc_stats_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(jtsc_stats);
 
-#if IS_BUILTIN(CONFIG_CRYPTO_JITTER_TSC)
+#if IS_ENABLED(CONFIG_CRYPTO_JITTER_TSC_SEED)
 /*
  * One pull of JITTER_TSC_PULL_MAX bytes from random.c's instance, as
  * random.c makes them, timed: "<ns> <bits credited>". The data is wiped,
@@ -1831,7 +1847,7 @@ static void jtsc_debugfs_init(void)
 	debugfs_create_file("boot_timer_raw", 0400, jtsc_debugfs,
 			    (void *)(uintptr_t)JTSC_SRC_TIMER, &jtsc_boot_fops);
 	debugfs_create_file("stats", 0400, jtsc_debugfs, NULL, &jtsc_stats_fops);
-#if IS_BUILTIN(CONFIG_CRYPTO_JITTER_TSC)
+#if IS_ENABLED(CONFIG_CRYPTO_JITTER_TSC_SEED)
 	debugfs_create_file("pull_ns", 0400, jtsc_debugfs, NULL, &jtsc_pull_fops);
 #endif
 }
@@ -1860,8 +1876,8 @@ static unsigned int __init jtsc_parse_collectors(void)
 
 /*
  * Set up and register. random.c's instance runs its startup test now,
- * only if random.c is going to draw on it: built in, with the crng not
- * ready yet. Otherwise nothing is allocated until a reader comes, and each
+ * only if random.c is going to draw on it: CONFIG_CRYPTO_JITTER_TSC_SEED,
+ * with the crng not ready yet. Otherwise nothing is allocated until a reader comes, and each
  * shard runs its startup test on first use.
  *
  * jitter_tsc is not a FIPS-approved entropy source (testmgr does not mark
@@ -1883,7 +1899,7 @@ static int __init jtsc_setup(void)
 	ret = jtsc_group_init(&jtsc_group, jtsc_parse_collectors(),
 			      min_t(unsigned int, nr_cpu_ids, JTSC_MAX_SHARDS));
 	if (!ret) {
-		boot = IS_BUILTIN(CONFIG_CRYPTO_JITTER_TSC) && !rng_is_initialized();
+		boot = IS_ENABLED(CONFIG_CRYPTO_JITTER_TSC_SEED) && !rng_is_initialized();
 		if (boot)
 			ret = jtsc_rng_init(&jtsc_global, &jtsc_group);
 		else
@@ -1913,7 +1929,7 @@ static int __init jtsc_setup(void)
 	/* These fail only for a notifier registered twice. */
 	register_pm_notifier(&jtsc_pm_nb);
 	register_random_vmfork_notifier(&jtsc_vmfork_nb);
-#if IS_BUILTIN(CONFIG_CRYPTO_JITTER_TSC)
+#if IS_ENABLED(CONFIG_CRYPTO_JITTER_TSC_SEED)
 	execute_with_initialized_rng(&jtsc_crng_ready_nb);
 #endif
 	jtsc_debugfs_init();
@@ -1938,12 +1954,13 @@ static void __init jtsc_setup_async(void *data, async_cookie_t cookie)
 }
 
 /*
- * Built in, the startup tests (tens of milliseconds under emulation, for
- * the 8 MiB buffer and 2 x 12288 samples) run asynchronously, overlapping
- * the initcalls that follow; the kernel waits for async work before it
- * starts init, so they are done, and random.c seeded from them, before
- * user space runs. As a module, loading waits for them and fails if no
- * collector passed.
+ * Built in, the setup (the counter check and, for random.c's instance, one
+ * startup test: the 8 MiB buffer and 12288 samples, tens of milliseconds
+ * under emulation) runs asynchronously, overlapping the initcalls that
+ * follow; the kernel waits for async work before it starts init, so it is
+ * done, and random.c seeded from it, before user space runs. As a module,
+ * loading runs the counter check and registers, or fails with the setup's
+ * error; no startup test runs until the first request.
  */
 static int __init jtsc_mod_init(void)
 {
@@ -1970,9 +1987,9 @@ static void __exit jtsc_mod_exit(void)
 }
 
 /*
- * Built in, this runs at subsys_initcall() like the generic algorithms, so
- * that random.c can start drawing on it at subsys_initcall_sync(), before
- * the device initcalls.
+ * Built in, this schedules the setup at subsys_initcall() like the generic
+ * algorithms register, so that random.c can start drawing on it at
+ * subsys_initcall_sync(), before the device initcalls.
  */
 subsys_initcall(jtsc_mod_init);
 module_exit(jtsc_mod_exit);

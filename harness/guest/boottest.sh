@@ -18,7 +18,9 @@
 #      floor): random.c exactly as stock (not ready when init starts, no
 #      jitter_tsc line from random.c, crng ready later).
 #   6. jitter_tsc.stuck=1: the speculative collector fails its startup test,
-#      the timer collector seeds random.c before PID 1.
+#      the timer collector seeds random.c before PID 1, and its async setup
+#      and the seeding end before the last initcall returns, as in 1; the
+#      same with jitter_tsc.collectors=timer (the timer collector alone).
 #   7. two boots under QEMU -icount (a counter that counts instructions, one
 #      vCPU): neither collector is credited anything, and the log says why.
 # boottest.sh --fips BZIMAGE - the FIPS test instead: a kernel with
@@ -52,7 +54,8 @@
 # passes there, jitter_tsc registers on the timer collector alone (no
 # speculative collector outside x86-64) with its selftest passed, serves
 # AF_ALG reads of up to 33 bytes (the timer collector alone is slow under
-# TCG), and seeds random.c before PID 1.
+# TCG), and seeds random.c before PID 1, its async work done before the last
+# initcall returns, as in 1.
 # BZIMAGE defaults to build/obj-guest/arch/x86/boot/bzImage. Logs: out/check/.
 # Env: JTSC_GETRANDOM_MAX_US (default 100), JTSC_INIT_MAX_US (5000: the
 #      initcalls' own time and how late the async work may end),
@@ -188,6 +191,18 @@ seeded_early() {
 		[ "$(jv getrandom.ready_at_start)" = 1 ]
 	check "$name: kernel log shows jitter_tsc readied the crng (${J[klog.jitter_tsc_credited]:-no line})" \
 		[ -n "$(jv klog.jitter_tsc_credited)" ]
+}
+
+# init_on_time NAME: jitter_tsc's async setup and random.c's async seeding
+# ended at most JTSC_INIT_MAX_US after the last initcall returned. init
+# starts once async work is done: it waited for them no longer than that.
+init_on_time() {
+	local name=$1 e d
+	for e in jitter_tsc_setup crng_init_done; do
+		d=$(late "$(jv klog.${e}_s)" "$(jv klog.initcalls_done_s)")
+		check "$name: async $e at $(jv klog.${e}_s) s, before the last initcall returned at $(jv klog.initcalls_done_s) s (${d:-?} us past it, <= $init_max_us)" \
+			le "$d" "$init_max_us"
+	done
 }
 
 # common to all boots: getrandom() returned, crng init done logged
@@ -352,6 +367,7 @@ if [ -n "$arm64" ]; then
 			klog_has 'speculative collector disabled: not available'
 		serves arm64
 		seeded_early arm64
+		init_on_time arm64
 	fi
 	finish
 fi
@@ -400,11 +416,7 @@ if boot default jtsc.algs=jitter_tsc,stdrng jtsc.slow_ms=0 $timing; then
 	own=$(add "$(jv klog.initcall.jtsc_mod_init_us)" "$(jv klog.initcall.random_jitter_tsc_init_us)")
 	check "default: jitter_tsc's initcalls took <= $init_max_us us (jtsc_mod_init $(jv klog.initcall.jtsc_mod_init_us), random_jitter_tsc_init $(jv klog.initcall.random_jitter_tsc_init_us); jent_mod_init $(jv klog.initcall.jent_mod_init_us))" \
 		le "$own" "$init_max_us"
-	for e in jitter_tsc_setup crng_init_done; do
-		d=$(late "$(jv klog.${e}_s)" "$(jv klog.initcalls_done_s)")
-		check "default: async $e at $(jv klog.${e}_s) s, before the last initcall returned at $(jv klog.initcalls_done_s) s (${d:-?} us past it, <= $init_max_us)" \
-			le "$d" "$init_max_us"
-	done
+	init_on_time default
 	# the guest's own setup, not the series: say so, do not fail
 	[ "$(jv cpus.online)" = 2 ] ||
 		echo "# warning: the guest sees $(jv cpus.online) CPU(s) of the 2 QEMU gives it (no ACPI/MP table in guest.config?)"
@@ -466,6 +478,18 @@ if boot timer-seeds jitter_tsc.stuck=1 jtsc.algs=jitter_tsc $timing; then
 		klog_has 'ready, drawing on the timer collector'
 	check "timer-seeds: AF_ALG read of 32 bytes from jitter_tsc ($(jv afalg.jitter_tsc.read.32))" \
 		read_ok "$(jv afalg.jitter_tsc.read.32)" 32
+	init_on_time timer-seeds
+fi
+
+# 6b. the timer collector alone, as on a machine without the speculative
+# one (arm64 has its own boot): it seeds random.c before PID 1, and init
+# does not wait for it
+if boot timer-only jitter_tsc.collectors=timer jtsc.algs=jitter_tsc $timing; then
+	crng_ready timer-only
+	seeded_early timer-only
+	check "timer-only: jitter_tsc draws on the timer collector" \
+		klog_has 'ready, drawing on the timer collector'
+	init_on_time timer-only
 fi
 
 # 7. a cycle counter that counts instructions (QEMU -icount, as an honest

@@ -43,7 +43,7 @@ rows = [
 for n in (22, 23, 24, 45, 46, 47, 48, 62, 64):
     rows.append((0xdeadbeefcafef00d, 0x0f1e2d3c4b5a6978, n,
                  "pattern, %d bits" % n))
-for pos in range(64):
+for pos in (0, 22, 23, 63):
     rows.append((SEED, 1 << pos, 64, "seed, only bit %d set" % pos))
 
 print("/* BEGIN lfsr-vectors.py output */")

@@ -64,7 +64,7 @@ extern unsigned long __sw_hweight64(u64 w);
 
 /*
  * The kernel's loop, out of line so that `objdump -d` finds it by name
- * (harness/measure/loop-check.sh compares it with tsc_jitter_collect()).
+ * (harness/measure/loop-check.sh compares it with the kernel's jtsc_spec_fill()).
  */
 __attribute__((noinline)) void spec_fill(u8 *samples, unsigned int n, u8 *mem, struct tsc_jitter_walk *walk)
 {

@@ -3,17 +3,17 @@
 # loop does what arch/x86/include/asm/tsc_jitter.h says: inside the loop, one
 # rdtsc, then the call of __sw_hweight64, then a load and a store of the same
 # byte (the buffer's read-modify-write), then back to that rdtsc. Checks both
-# builds of the loop that run: tsc_jitter_collect() in the guest kernel's
-# arch/x86/kernel/tsc.o and spec_fill() in the user-space tool host-spec.
+# builds of the loop that run: jtsc_spec_fill() in the guest kernel's
+# crypto/jitter_tsc_kcapi.o and spec_fill() in the user-space tool host-spec.
 # Prints each loop (objdump -d, relocations folded in) and one verdict line
 # per build to standard output and to out/measure/loop-check.txt; also shows
 # the kernel's __sw_hweight64 return (ret, or a return thunk). Exits 1 if a
 # check fails.
-# usage: harness/measure/loop-check.sh [TSC_O [HOST_SPEC]]
+# usage: harness/measure/loop-check.sh [KCAPI_O [HOST_SPEC]]
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/harness/measure/lib.sh"
-obj=${1:-$top/build/obj-guest/arch/x86/kernel/tsc.o}
+obj=${1:-$top/build/obj-guest/crypto/jitter_tsc_kcapi.o}
 tool=${2:-$M/host-spec}
 out=$top/out/measure; mkdir -p "$out"
 [ $# -ge 2 ] || build_tools host-spec || exit 1
@@ -102,8 +102,8 @@ if [ ! -r "$obj" ]; then
 	echo "loop-check: no $obj (make kernel)"; fails=$((fails + 1))
 else
 	[ "$obj" -nt "$HDR" ] || echo "loop-check: warning: $obj is older than ${HDR#"$top"/} (make kernel)"
-	check "guest kernel" "$obj" tsc_jitter_collect
-	hw=$(dirname "$obj")/../lib/hweight.o
+	check "guest kernel" "$obj" jtsc_spec_fill
+	hw=$(dirname "$obj")/../arch/x86/lib/hweight.o
 	[ -r "$hw" ] && echo "guest kernel: __sw_hweight64 returns by: $(body "$hw" __sw_hweight64 | tail -1 | cut -d' ' -f2-)"
 fi
 echo

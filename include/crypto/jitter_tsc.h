@@ -15,7 +15,7 @@
 /* Largest request of jitter_tsc_pull(), in bytes. */
 #define JITTER_TSC_PULL_MAX	256
 
-#if IS_BUILTIN(CONFIG_CRYPTO_JITTER_TSC)
+#if IS_ENABLED(CONFIG_CRYPTO_JITTER_TSC_SEED)
 int jitter_tsc_pull(void *buf, size_t len);
 #else
 static inline int jitter_tsc_pull(void *buf, size_t len)

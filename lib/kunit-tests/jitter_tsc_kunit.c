@@ -431,63 +431,7 @@ static void jtsc_constants_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, closed, 2U);
 }
 
-/* ---- Health tests: startup and a healthy stream ------------------------- */
-
-/* The startup test passes on its last sample, not one earlier. */
-static void jtsc_health_startup_test(struct kunit *test)
-{
-	const struct jtsc_source_case *c = test->param_value;
-	const struct jtsc_health_params *p = jtsc_test_params(c->src);
-	struct jtsc_health *h = jtsc_test_health(test, p);
-	enum jtsc_health_result res;
-	u64 i = 0;
-
-	KUNIT_EXPECT_PTR_EQ(test, h->params, p);
-	KUNIT_EXPECT_FALSE(test, jtsc_health_started(h));
-	KUNIT_EXPECT_EQ(test, h->failures, 0U);
-	KUNIT_EXPECT_EQ(test, jtsc_health_hold(h), 0U);
-	KUNIT_ASSERT_EQ(test, jtsc_test_feed_good(h, JTSC_TEST_SEED, &i,
-						  JTSC_TEST_STARTUP - 1, &res),
-			JTSC_TEST_STARTUP - 1);
-	KUNIT_EXPECT_FALSE(test, jtsc_health_started(h));
-	KUNIT_ASSERT_EQ(test, jtsc_test_feed_good(h, JTSC_TEST_SEED, &i, 1,
-						  &res), 1U);
-	KUNIT_EXPECT_TRUE(test, jtsc_health_started(h));
-}
-
-/* Predictor windows of the long healthy stream: 256 Ki samples. */
-#define JTSC_TEST_GOOD_WINDOWS		64
-
-/*
- * A healthy stream passes window after window without an alarm, and each
- * window closes on its last sample.
- */
-static void jtsc_health_good_stream_test(struct kunit *test)
-{
-	const struct jtsc_source_case *c = test->param_value;
-	struct jtsc_health *h = jtsc_test_health(test, jtsc_test_params(c->src));
-	unsigned int n, closed = 0, max_hold = 0;
-	enum jtsc_health_result res;
-	u64 i = 0;
-
-	for (n = 0; n < JTSC_TEST_GOOD_WINDOWS * JTSC_TEST_PRED_WINDOW; n++) {
-		res = jtsc_health_sample(h, jtsc_test_byte(JTSC_TEST_SEED, i++));
-		if (res != JTSC_HEALTH_OK) {
-			KUNIT_FAIL(test, "false alarm (%s) at sample %u",
-				   jtsc_test_result(res), n);
-			break;
-		}
-		if (jtsc_health_window_closed(h)) {
-			closed++;
-			max_hold = max(max_hold, jtsc_health_hold(h));
-		}
-	}
-	KUNIT_EXPECT_EQ(test, closed, JTSC_TEST_GOOD_WINDOWS);
-	KUNIT_EXPECT_TRUE(test, jtsc_health_started(h));
-	KUNIT_EXPECT_EQ(test, h->failures, 0U);
-	kunit_info(test, "longest run held at a window end: %u samples\n",
-		   max_hold);
-}
+/* ---- Health tests: failures and recovery -------------------------------- */
 
 /*
  * Feeds healthy samples, then a run of rct_cutoff copies of a value the
@@ -515,34 +459,9 @@ static enum jtsc_health_result jtsc_test_short_run(struct kunit *test,
 }
 
 /*
- * JTSC_TEST_MAX_INTERMITTENT intermittent failures without a passed startup
- * test in between are a permanent one; each intermittent failure restarts
- * the startup test.
- */
-static void jtsc_health_transition_test(struct kunit *test)
-{
-	const struct jtsc_source_case *c = test->param_value;
-	struct jtsc_health *h = jtsc_test_health(test, jtsc_test_params(c->src));
-	enum jtsc_health_result res;
-	unsigned int n;
-	u64 i = 0;
-
-	for (n = 1; n < JTSC_TEST_MAX_INTERMITTENT; n++) {
-		res = jtsc_test_short_run(test, h, &i);
-		KUNIT_EXPECT_EQ_MSG(test, res, JTSC_HEALTH_INTERMITTENT,
-				    "failure %u: %s", n, jtsc_test_result(res));
-		KUNIT_EXPECT_EQ(test, h->failures, n);
-		KUNIT_EXPECT_FALSE(test, jtsc_health_started(h));
-		KUNIT_EXPECT_EQ(test, h->startup_left, JTSC_TEST_STARTUP);
-	}
-	res = jtsc_test_short_run(test, h, &i);
-	KUNIT_EXPECT_EQ_MSG(test, res, JTSC_HEALTH_PERMANENT,
-			    "failure %u: %s", n, jtsc_test_result(res));
-}
-
-/*
  * After an intermittent failure the startup test runs again, and passing
- * it forgives the failures before it.
+ * it forgives the failures before it; JTSC_TEST_MAX_INTERMITTENT of them
+ * without a passed startup test in between are a permanent one.
  */
 static void jtsc_health_recovery_test(struct kunit *test)
 {
@@ -573,6 +492,13 @@ static void jtsc_health_recovery_test(struct kunit *test)
 							  &i, 1, &res), 1U);
 		KUNIT_EXPECT_TRUE(test, jtsc_health_started(h));
 		KUNIT_EXPECT_EQ_MSG(test, h->failures, 0U, "round %u", round);
+	}
+	/* Without a passed startup test in between, the last one is permanent. */
+	for (n = 1; n <= JTSC_TEST_MAX_INTERMITTENT; n++) {
+		res = jtsc_test_short_run(test, h, &i);
+		KUNIT_EXPECT_EQ_MSG(test, res, n < JTSC_TEST_MAX_INTERMITTENT ?
+				    JTSC_HEALTH_INTERMITTENT : JTSC_HEALTH_PERMANENT,
+				    "failure %u: %s", n, jtsc_test_result(res));
 	}
 }
 
@@ -1279,40 +1205,17 @@ static const struct jtsc_det_case jtsc_det_cases[] = {
 	{ JTSC_DET_CONST, 0, 0, 0, "counter stands still: delta 0" },
 	{ JTSC_DET_CONST, 1, 0, 0, "counter +1 each pass" },
 	{ JTSC_DET_CONST, 2, 0, 0, "counter +2 each pass" },
-	{ JTSC_DET_CONST, 3, 0, 0, "counter +3 each pass" },
-	{ JTSC_DET_CONST, 4, 0, 0, "counter +4 each pass" },
-	{ JTSC_DET_CONST, 5, 0, 0, "counter +5 each pass" },
-	{ JTSC_DET_CONST, 6, 0, 0, "counter +6 each pass" },
-	{ JTSC_DET_CONST, 7, 0, 0, "counter +7 each pass" },
-	{ JTSC_DET_CONST, 8, 0, 0, "counter +8 each pass" },
-	{ JTSC_DET_CONST, 9, 0, 0, "counter +9 each pass" },
-	{ JTSC_DET_CONST, 10, 0, 0, "counter +10 each pass" },
-	{ JTSC_DET_CONST, 11, 0, 0, "counter +11 each pass" },
-	{ JTSC_DET_CONST, 12, 0, 0, "counter +12 each pass" },
-	{ JTSC_DET_CONST, 13, 0, 0, "counter +13 each pass" },
-	{ JTSC_DET_CONST, 14, 0, 0, "counter +14 each pass" },
-	{ JTSC_DET_CONST, 15, 0, 0, "counter +15 each pass" },
 	{ JTSC_DET_CONST, 16, 0, 0, "counter +16 each pass" },
-	{ JTSC_DET_CONST, 100, 0, 0, "counter +100 each pass" },
 	{ JTSC_DET_CONST, 255, 0, 0, "counter +255 each pass" },
 	{ JTSC_DET_RAMP, 1, 1, 0, "increments +1, +2, +3, ..." },
-	{ JTSC_DET_RAMP, 7, 1, 0, "increments +7, +8, +9, ..." },
-	{ JTSC_DET_RAMP, 200, 1, 0, "increments +200, +201, +202, ..." },
 	{ JTSC_DET_RAMP, 5, 3, 0, "increments +5, +8, +11, ..." },
-	{ JTSC_DET_RAMP, 9, 2, 0, "increments +9, +11, +13, ..." },
 	{ JTSC_DET_RAMP, 90, 255, 0, "increments +90, +89, +88, ..." },
 	{ JTSC_DET_PERIOD, 0, 0, 2, "period 2" },
 	{ JTSC_DET_PERIOD, 0, 0, 3, "period 3" },
-	{ JTSC_DET_PERIOD, 0, 0, 4, "period 4" },
-	{ JTSC_DET_PERIOD, 0, 0, 5, "period 5" },
 	{ JTSC_DET_PERIOD, 0, 0, 7, "period 7" },
-	{ JTSC_DET_PERIOD, 0, 0, 8, "period 8" },
-	{ JTSC_DET_PERIOD, 0, 0, 16, "period 16" },
-	{ JTSC_DET_PERIOD, 0, 0, 17, "period 17" },
 	{ JTSC_DET_PERIOD, 0, 0, 31, "period 31" },
 	{ JTSC_DET_PERIOD, 0, 0, 32, "period 32" },
 	{ JTSC_DET_PERIOD, 0, 0, 33, "period 33" },
-	{ JTSC_DET_PERIOD, 0, 0, 48, "period 48" },
 	{ JTSC_DET_PERIOD, 0, 0, 63, "period 63" },
 	{ JTSC_DET_PERIOD, 0, 0, 64, "period 64" },
 	{ JTSC_DET_CUBIC, 40, 1, 0, "cubic counter: steps 40 + j^2" },
@@ -1321,9 +1224,7 @@ static const struct jtsc_det_case jtsc_det_cases[] = {
 	{ JTSC_DET_QUARTIC, 7, 5, 0, "quartic counter: steps 7 + 5 j^3" },
 	{ JTSC_DET_QUINTIC, 11, 1, 0, "quintic counter: steps 11 + j^4" },
 	{ JTSC_DET_ALT, 5, 9, 0, "alternating 5, 9" },
-	{ JTSC_DET_ALT, 0, 255, 0, "alternating 0, 255" },
 	{ JTSC_DET_ALT, 0, 128, 0, "alternating 0, 128" },
-	{ JTSC_DET_ALT, 100, 101, 0, "alternating 100, 101" },
 };
 
 KUNIT_ARRAY_PARAM_DESC(jtsc_det, jtsc_det_cases, desc);
@@ -1470,130 +1371,10 @@ static const struct jtsc_lfsr_case jtsc_lfsr_cases[] = {
 	  0x5f1a06f824d497f3ULL, "pattern, 64 bits" },
 	{ 0x0123456789abcdefULL, 0x0000000000000001ULL, 64,
 	  0x750c9211cccc6b47ULL, "seed, only bit 0 set" },
-	{ 0x0123456789abcdefULL, 0x0000000000000002ULL, 64,
-	  0xb50c939c4ccf6b42ULL, "seed, only bit 1 set" },
-	{ 0x0123456789abcdefULL, 0x0000000000000004ULL, 64,
-	  0xd50c935a8cceeb40ULL, "seed, only bit 2 set" },
-	{ 0x0123456789abcdefULL, 0x0000000000000008ULL, 64,
-	  0xe50c9339ecce2b41ULL, "seed, only bit 3 set" },
-	{ 0x0123456789abcdefULL, 0x0000000000000010ULL, 64,
-	  0xfd0c93085cce4b41ULL, "seed, only bit 4 set" },
-	{ 0x0123456789abcdefULL, 0x0000000000000020ULL, 64,
-	  0xf10c931084ce7b41ULL, "seed, only bit 5 set" },
-	{ 0x0123456789abcdefULL, 0x0000000000000040ULL, 64,
-	  0xf70c931ce8ce6341ULL, "seed, only bit 6 set" },
-	{ 0x0123456789abcdefULL, 0x0000000000000080ULL, 64,
-	  0xf40c931adece6f41ULL, "seed, only bit 7 set" },
-	{ 0x0123456789abcdefULL, 0x0000000000000100ULL, 64,
-	  0xf58c9319c5ce6941ULL, "seed, only bit 8 set" },
-	{ 0x0123456789abcdefULL, 0x0000000000000200ULL, 64,
-	  0xf54c9318484e6a41ULL, "seed, only bit 9 set" },
-	{ 0x0123456789abcdefULL, 0x0000000000000400ULL, 64,
-	  0xf52c93188e8e6bc1ULL, "seed, only bit 10 set" },
-	{ 0x0123456789abcdefULL, 0x0000000000000800ULL, 64,
-	  0xf51c9318edee6b01ULL, "seed, only bit 11 set" },
-	{ 0x0123456789abcdefULL, 0x0000000000001000ULL, 64,
-	  0xf5049318dc5e6b61ULL, "seed, only bit 12 set" },
-	{ 0x0123456789abcdefULL, 0x0000000000002000ULL, 64,
-	  0xf5089318c4866b51ULL, "seed, only bit 13 set" },
-	{ 0x0123456789abcdefULL, 0x0000000000004000ULL, 64,
-	  0xf50e9318c8ea6b49ULL, "seed, only bit 14 set" },
-	{ 0x0123456789abcdefULL, 0x0000000000008000ULL, 64,
-	  0xf50d9318cedc6b45ULL, "seed, only bit 15 set" },
-	{ 0x0123456789abcdefULL, 0x0000000000010000ULL, 64,
-	  0xf50c1318cdc76b43ULL, "seed, only bit 16 set" },
-	{ 0x0123456789abcdefULL, 0x0000000000020000ULL, 64,
-	  0xf50cd318cc4aeb40ULL, "seed, only bit 17 set" },
-	{ 0x0123456789abcdefULL, 0x0000000000040000ULL, 64,
-	  0xf50cb318cc8c2b41ULL, "seed, only bit 18 set" },
-	{ 0x0123456789abcdefULL, 0x0000000000080000ULL, 64,
-	  0xf50c8318ccef4b41ULL, "seed, only bit 19 set" },
-	{ 0x0123456789abcdefULL, 0x0000000000100000ULL, 64,
-	  0xf50c9b18ccdefb41ULL, "seed, only bit 20 set" },
-	{ 0x0123456789abcdefULL, 0x0000000000200000ULL, 64,
-	  0xf50c9718ccc62341ULL, "seed, only bit 21 set" },
 	{ 0x0123456789abcdefULL, 0x0000000000400000ULL, 64,
 	  0xf50c9118ccca4f41ULL, "seed, only bit 22 set" },
 	{ 0x0123456789abcdefULL, 0x0000000000800000ULL, 64,
 	  0xf50c9218cccc7941ULL, "seed, only bit 23 set" },
-	{ 0x0123456789abcdefULL, 0x0000000001000000ULL, 64,
-	  0xf50c9398cccf6241ULL, "seed, only bit 24 set" },
-	{ 0x0123456789abcdefULL, 0x0000000002000000ULL, 64,
-	  0xf50c9358ccceefc1ULL, "seed, only bit 25 set" },
-	{ 0x0123456789abcdefULL, 0x0000000004000000ULL, 64,
-	  0xf50c9338ccce2901ULL, "seed, only bit 26 set" },
-	{ 0x0123456789abcdefULL, 0x0000000008000000ULL, 64,
-	  0xf50c9308ccce4a61ULL, "seed, only bit 27 set" },
-	{ 0x0123456789abcdefULL, 0x0000000010000000ULL, 64,
-	  0xf50c9310ccce7bd1ULL, "seed, only bit 28 set" },
-	{ 0x0123456789abcdefULL, 0x0000000020000000ULL, 64,
-	  0xf50c931cccce6309ULL, "seed, only bit 29 set" },
-	{ 0x0123456789abcdefULL, 0x0000000040000000ULL, 64,
-	  0xf50c931accce6f65ULL, "seed, only bit 30 set" },
-	{ 0x0123456789abcdefULL, 0x0000000080000000ULL, 64,
-	  0xf50c9319ccce6953ULL, "seed, only bit 31 set" },
-	{ 0x0123456789abcdefULL, 0x0000000100000000ULL, 64,
-	  0xf50c93184cce6a48ULL, "seed, only bit 32 set" },
-	{ 0x0123456789abcdefULL, 0x0000000200000000ULL, 64,
-	  0xf50c93188cce6bc5ULL, "seed, only bit 33 set" },
-	{ 0x0123456789abcdefULL, 0x0000000400000000ULL, 64,
-	  0xf50c9318ecce6b03ULL, "seed, only bit 34 set" },
-	{ 0x0123456789abcdefULL, 0x0000000800000000ULL, 64,
-	  0xf50c9318dcce6b60ULL, "seed, only bit 35 set" },
-	{ 0x0123456789abcdefULL, 0x0000001000000000ULL, 64,
-	  0xf50c9318c4ce6b51ULL, "seed, only bit 36 set" },
-	{ 0x0123456789abcdefULL, 0x0000002000000000ULL, 64,
-	  0xf50c9318c8ce6b49ULL, "seed, only bit 37 set" },
-	{ 0x0123456789abcdefULL, 0x0000004000000000ULL, 64,
-	  0xf50c9318cece6b45ULL, "seed, only bit 38 set" },
-	{ 0x0123456789abcdefULL, 0x0000008000000000ULL, 64,
-	  0xf50c9318cdce6b43ULL, "seed, only bit 39 set" },
-	{ 0x0123456789abcdefULL, 0x0000010000000000ULL, 64,
-	  0xf50c9318cc4e6b40ULL, "seed, only bit 40 set" },
-	{ 0x0123456789abcdefULL, 0x0000020000000000ULL, 64,
-	  0xf50c9318cc8e6b41ULL, "seed, only bit 41 set" },
-	{ 0x0123456789abcdefULL, 0x0000040000000000ULL, 64,
-	  0xf50c9318ccee6b41ULL, "seed, only bit 42 set" },
-	{ 0x0123456789abcdefULL, 0x0000080000000000ULL, 64,
-	  0xf50c9318ccde6b41ULL, "seed, only bit 43 set" },
-	{ 0x0123456789abcdefULL, 0x0000100000000000ULL, 64,
-	  0xf50c9318ccc66b41ULL, "seed, only bit 44 set" },
-	{ 0x0123456789abcdefULL, 0x0000200000000000ULL, 64,
-	  0xf50c9318ccca6b41ULL, "seed, only bit 45 set" },
-	{ 0x0123456789abcdefULL, 0x0000400000000000ULL, 64,
-	  0xf50c9318cccc6b41ULL, "seed, only bit 46 set" },
-	{ 0x0123456789abcdefULL, 0x0000800000000000ULL, 64,
-	  0xf50c9318cccf6b41ULL, "seed, only bit 47 set" },
-	{ 0x0123456789abcdefULL, 0x0001000000000000ULL, 64,
-	  0xf50c9318ccceeb41ULL, "seed, only bit 48 set" },
-	{ 0x0123456789abcdefULL, 0x0002000000000000ULL, 64,
-	  0xf50c9318ccce2b41ULL, "seed, only bit 49 set" },
-	{ 0x0123456789abcdefULL, 0x0004000000000000ULL, 64,
-	  0xf50c9318ccce4b41ULL, "seed, only bit 50 set" },
-	{ 0x0123456789abcdefULL, 0x0008000000000000ULL, 64,
-	  0xf50c9318ccce7b41ULL, "seed, only bit 51 set" },
-	{ 0x0123456789abcdefULL, 0x0010000000000000ULL, 64,
-	  0xf50c9318ccce6341ULL, "seed, only bit 52 set" },
-	{ 0x0123456789abcdefULL, 0x0020000000000000ULL, 64,
-	  0xf50c9318ccce6f41ULL, "seed, only bit 53 set" },
-	{ 0x0123456789abcdefULL, 0x0040000000000000ULL, 64,
-	  0xf50c9318ccce6941ULL, "seed, only bit 54 set" },
-	{ 0x0123456789abcdefULL, 0x0080000000000000ULL, 64,
-	  0xf50c9318ccce6a41ULL, "seed, only bit 55 set" },
-	{ 0x0123456789abcdefULL, 0x0100000000000000ULL, 64,
-	  0xf50c9318ccce6bc1ULL, "seed, only bit 56 set" },
-	{ 0x0123456789abcdefULL, 0x0200000000000000ULL, 64,
-	  0xf50c9318ccce6b01ULL, "seed, only bit 57 set" },
-	{ 0x0123456789abcdefULL, 0x0400000000000000ULL, 64,
-	  0xf50c9318ccce6b61ULL, "seed, only bit 58 set" },
-	{ 0x0123456789abcdefULL, 0x0800000000000000ULL, 64,
-	  0xf50c9318ccce6b51ULL, "seed, only bit 59 set" },
-	{ 0x0123456789abcdefULL, 0x1000000000000000ULL, 64,
-	  0xf50c9318ccce6b49ULL, "seed, only bit 60 set" },
-	{ 0x0123456789abcdefULL, 0x2000000000000000ULL, 64,
-	  0xf50c9318ccce6b45ULL, "seed, only bit 61 set" },
-	{ 0x0123456789abcdefULL, 0x4000000000000000ULL, 64,
-	  0xf50c9318ccce6b43ULL, "seed, only bit 62 set" },
 	{ 0x0123456789abcdefULL, 0x8000000000000000ULL, 64,
 	  0xf50c9318ccce6b40ULL, "seed, only bit 63 set" },
 /* END lfsr-vectors.py output */
@@ -1636,26 +1417,6 @@ static void jtsc_lfsr_every_bit_test(struct kunit *test)
 						    "state %#llx: bits %u and %u collide",
 						    states[s], j, i);
 		}
-	}
-}
-
-/* Folding a word in two halves equals folding it at once. */
-static void jtsc_lfsr_split_test(struct kunit *test)
-{
-	u64 prng = 0x5eed0006;
-	unsigned int i;
-
-	for (i = 0; i < 256; i++) {
-		u64 state = jtsc_test_prng(&prng), in = jtsc_test_prng(&prng);
-		unsigned int k = i % 65;
-		u64 whole = jtsc_lfsr_fold(state, in, 64);
-		u64 half = jtsc_lfsr_fold(state, in, k);
-
-		if (k < 64)
-			half = jtsc_lfsr_fold(half, in >> k, 64 - k);
-		KUNIT_EXPECT_EQ_MSG(test, half, whole,
-				    "state %#llx, in %#llx, split at %u",
-				    state, in, k);
 	}
 }
 
@@ -2037,8 +1798,6 @@ static const struct jtsc_init_case jtsc_init_cases[] = {
 	  0, JTSC_COLLECT_SPEC, 0, "only the speculative collector requested" },
 	{ JTSC_FAKE_FINE, JTSC_DATA_GOOD, JTSC_DATA_GOOD, JTSC_COLLECT_TIMER,
 	  0, JTSC_COLLECT_TIMER, 0, "only the timer collector requested" },
-	{ JTSC_FAKE_FINE, JTSC_DATA_STUCK, JTSC_DATA_GOOD, JTSC_COLLECT_ALL,
-	  0, JTSC_COLLECT_TIMER, JTSC_COLLECT_SPEC, "speculative stuck: disabled, timer started" },
 	{ JTSC_FAKE_FINE, JTSC_DATA_GOOD, JTSC_DATA_STUCK, JTSC_COLLECT_ALL,
 	  0, JTSC_COLLECT_SPEC, 0, "timer stuck: not run while the speculative one serves" },
 	{ JTSC_FAKE_FINE, JTSC_DATA_ABSENT, JTSC_DATA_GOOD, JTSC_COLLECT_ALL,
@@ -2051,10 +1810,6 @@ static const struct jtsc_init_case jtsc_init_cases[] = {
 	  -ENODEV, 0, 0, "no collector requested" },
 	{ JTSC_FAKE_CONSTANT, JTSC_DATA_GOOD, JTSC_DATA_GOOD, JTSC_COLLECT_ALL,
 	  -ENODEV, 0, 0, "constant counter: no collector left" },
-	{ JTSC_FAKE_COARSE, JTSC_DATA_GOOD, JTSC_DATA_GOOD, JTSC_COLLECT_ALL,
-	  -ENODEV, 0, 0, "coarse counter: no collector left" },
-	{ JTSC_FAKE_SLOW, JTSC_DATA_GOOD, JTSC_DATA_GOOD, JTSC_COLLECT_ALL,
-	  -ENODEV, 0, 0, "slow counter: no collector left" },
 };
 
 KUNIT_ARRAY_PARAM_DESC(jtsc_init, jtsc_init_cases, desc);
@@ -2428,36 +2183,6 @@ static void jtsc_step_lowered_test(struct kunit *test)
 
 /* ---- The pool and the output -------------------------------------------- */
 
-/*
- * Pool words are the LFSR fold of the samples that follow the startup
- * test, in order, released a window at a time; a pull hands them out in
- * that order, with exactly their credit.
- */
-static void jtsc_pool_words_test(struct kunit *test)
-{
-	const struct jtsc_source_case *c = test->param_value;
-	const unsigned int n = JITTER_TSC_PULL_MAX / sizeof(u64);
-	unsigned int spw = jtsc_test_params(c->src)->samples_per_word;
-	u64 *model = kunit_kmalloc_array(test, 2 * n, sizeof(u64), GFP_KERNEL);
-	u64 *got = kunit_kmalloc_array(test, 2 * n, sizeof(u64), GFP_KERNEL);
-	struct jtsc_rng *rng;
-	struct jtsc_fake *f;
-
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, model);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, got);
-	f = jtsc_fake_start(test, JTSC_FAKE_REAL);
-	rng = jtsc_test_rng(test, BIT(c->src));
-	jtsc_test_model_words(&f->src[c->src].script, JTSC_TEST_STARTUP, spw,
-			      model, 2 * n);
-	KUNIT_EXPECT_EQ(test, jtsc_rng_pull(rng, got, n * sizeof(u64)),
-			(int)(n * jtsc_test_word_credit(c->src)));
-	KUNIT_EXPECT_EQ(test, jtsc_rng_pull(rng, got + n, n * sizeof(u64)),
-			(int)(n * jtsc_test_word_credit(c->src)));
-	KUNIT_EXPECT_MEMEQ(test, got, model, 2 * n * sizeof(u64));
-	KUNIT_EXPECT_EQ(test, rng->stats[c->src].credited,
-			2ULL * n * jtsc_test_word_credit(c->src));
-}
-
 /* Raw samples behind the output that the model test compares. */
 #define JTSC_TEST_MODEL_SAMPLES		SZ_2M
 
@@ -2511,44 +2236,6 @@ static void jtsc_output_model_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rng->stats[c->src].credited,
 			(u64)(blocks + 1) * wpb * jtsc_test_word_credit(c->src));
 	kunit_info(test, "%u blocks equal the model\n", blocks);
-}
-
-/* Predictor windows each read of the healthy-instance test spans. */
-#define JTSC_TEST_HEALTHY_WINDOWS	32
-
-/*
- * A healthy stream keeps either collector going window after window: no
- * failure, every block credited exactly, and two reads that differ.
- */
-static void jtsc_rng_healthy_test(struct kunit *test)
-{
-	const struct jtsc_source_case *c = test->param_value;
-	const unsigned int wpb = jtsc_test_block_words(c->src);
-	const unsigned int spw = jtsc_test_params(c->src)->samples_per_word;
-	const unsigned int blocks = DIV_ROUND_UP(JTSC_TEST_HEALTHY_WINDOWS *
-						 JTSC_TEST_PRED_WINDOW, wpb * spw);
-	const unsigned int len = blocks * SHA256_DIGEST_SIZE;
-	u8 *a = kunit_kmalloc(test, len, GFP_KERNEL);
-	u8 *b = kunit_kmalloc(test, len, GFP_KERNEL);
-	struct jtsc_rng *rng;
-	u64 windows;
-
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, a);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, b);
-	jtsc_fake_start(test, JTSC_FAKE_REAL);
-	rng = jtsc_test_rng(test, BIT(c->src));
-	KUNIT_EXPECT_EQ(test, rng->active, c->src);
-	KUNIT_EXPECT_EQ(test, jtsc_rng_generate(rng, a, len), 0);
-	KUNIT_EXPECT_EQ(test, jtsc_rng_generate(rng, b, len), 0);
-	KUNIT_EXPECT_MEMNEQ(test, a, b, len);
-	KUNIT_EXPECT_FALSE(test, rng->failed);
-	KUNIT_EXPECT_EQ(test, rng->stats[c->src].intermittent, 0ULL);
-	KUNIT_EXPECT_EQ(test, rng->stats[c->src].permanent, 0ULL);
-	KUNIT_EXPECT_EQ(test, rng->stats[c->src].credited,
-			2ULL * blocks * wpb * jtsc_test_word_credit(c->src));
-	windows = div_u64(rng->stats[c->src].samples, JTSC_TEST_PRED_WINDOW);
-	KUNIT_EXPECT_GE(test, windows, 2ULL * JTSC_TEST_HEALTHY_WINDOWS);
-	kunit_info(test, "%llu predictor windows without a failure\n", windows);
 }
 
 struct jtsc_size_case {
@@ -2615,25 +2302,9 @@ static void jtsc_test_sizes(struct kunit *test, unsigned int len,
 				what, len);
 }
 
-static int jtsc_test_gen_private(void *ctx, u8 *dst, unsigned int len)
-{
-	return jtsc_rng_generate(ctx, dst, len);
-}
-
 static int jtsc_test_gen_tfm(void *ctx, u8 *dst, unsigned int len)
 {
 	return crypto_rng_get_bytes(ctx, dst, len);
-}
-
-static void jtsc_generate_sizes_test(struct kunit *test)
-{
-	const struct jtsc_size_case *c = test->param_value;
-	struct jtsc_rng *rng;
-
-	jtsc_fake_start(test, JTSC_FAKE_REAL);
-	rng = jtsc_test_rng(test, JTSC_COLLECT_ALL);
-	jtsc_test_sizes(test, c->len, jtsc_test_gen_private, rng,
-			"private instance");
 }
 
 /*
@@ -3036,55 +2707,6 @@ static void jtsc_window_release_test(struct kunit *test)
 	}
 }
 
-/*
- * After a permanent failure generate and pull return -EFAULT, leave the
- * caller's buffer alone and credit nothing, even once the source looks
- * healthy again.
- */
-static void jtsc_rng_permanent_test(struct kunit *test)
-{
-	const struct jtsc_source_case *c = test->param_value;
-	u8 *buf = kunit_kmalloc(test, SZ_4K, GFP_KERNEL);
-	u8 *copy = kunit_kmalloc(test, SZ_4K, GFP_KERNEL);
-	struct jtsc_rng *rng;
-	struct jtsc_fake *f;
-	unsigned int i;
-	u64 credited;
-	int ret = 0;
-
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, buf);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, copy);
-	f = jtsc_fake_start(test, JTSC_FAKE_REAL);
-	rng = jtsc_test_rng(test, BIT(c->src));
-	KUNIT_ASSERT_EQ(test, jtsc_rng_generate(rng, buf, 32), 0);
-
-	f->src[c->src].script.det = &jtsc_det_stuck;
-	f->src[c->src].script.det_from = f->src[c->src].taken;
-	for (i = 0; i < JTSC_TEST_MAX_CALLS && ret != -EFAULT; i++)
-		ret = jtsc_rng_generate(rng, buf, SZ_4K);
-	KUNIT_ASSERT_EQ(test, ret, -EFAULT);
-	f->src[c->src].script.det = NULL;
-	credited = rng->stats[c->src].credited;
-
-	for (i = 0; i < SZ_4K; i++)
-		copy[i] = i * 7 + 3;
-	for (i = 0; i < 4; i++) {
-		unsigned int len = i ? SZ_4K : 1;
-
-		memcpy(buf, copy, SZ_4K);
-		KUNIT_EXPECT_EQ(test, jtsc_rng_generate(rng, buf, len), -EFAULT);
-		KUNIT_EXPECT_MEMEQ_MSG(test, buf, copy, SZ_4K,
-				       "generate %u wrote into the buffer", i);
-		KUNIT_EXPECT_EQ(test, jtsc_rng_pull(rng, buf, JITTER_TSC_PULL_MAX),
-				-EFAULT);
-		KUNIT_EXPECT_MEMEQ_MSG(test, buf, copy, SZ_4K,
-				       "pull %u wrote into the buffer", i);
-	}
-	KUNIT_EXPECT_TRUE(test, rng->failed);
-	KUNIT_EXPECT_EQ(test, rng->stats[c->src].credited, credited);
-	KUNIT_EXPECT_EQ(test, rng->stats[c->src].permanent, 1ULL);
-}
-
 /* ---- Credit, interleaving and failover ---------------------------------- */
 
 /*
@@ -3438,58 +3060,27 @@ static void jtsc_crypto_failover_test(struct kunit *test)
 
 /* ---- The pull used by random.c ------------------------------------------ */
 
-struct jtsc_pull_case {
-	size_t len;
-	bool valid;
-	const char *desc;
-};
-
-static const struct jtsc_pull_case jtsc_pull_cases[] = {
-	{ 8, true, "8 bytes" },
-	{ 32, true, "32 bytes" },
-	{ JITTER_TSC_PULL_MAX, true, "JITTER_TSC_PULL_MAX bytes" },
-	{ 0, false, "0 bytes is refused" },
-	{ 7, false, "7 bytes is refused" },
-	{ 12, false, "12 bytes is refused" },
-	{ JITTER_TSC_PULL_MAX + 8, false, "JITTER_TSC_PULL_MAX + 8 bytes is refused" },
-};
-
-KUNIT_ARRAY_PARAM_DESC(jtsc_pull, jtsc_pull_cases, desc);
-
 /*
- * A pull of n words returns exactly n times the word credit, in 1/256 bit,
- * and counts it; a bad length is -EINVAL, stores and credits nothing.
+ * A bad length is -EINVAL, and stores and credits nothing; what a valid
+ * pull credits is jtsc_credit_pinned_test's.
  */
 static void jtsc_pull_test(struct kunit *test)
 {
-	const struct jtsc_pull_case *c = test->param_value;
-	u8 *buf = kunit_kmalloc(test, c->len + 1, GFP_KERNEL);
-	enum jtsc_source src;
+	static const size_t bad[] = { 0, 7, 12, JITTER_TSC_PULL_MAX + 8 };
+	u8 buf[JITTER_TSC_PULL_MAX + 8];
 	struct jtsc_rng *rng;
-	int ret;
+	unsigned int i;
 
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, buf);
-	for (src = 0; src < JTSC_NR_SOURCES; src++) {
-		memset(buf, JTSC_TEST_CANARY, c->len + 1);
-		jtsc_fake_start(test, JTSC_FAKE_REAL);
-		rng = jtsc_test_rng(test, BIT(src));
-		ret = jtsc_rng_pull(rng, buf, c->len);
-		if (!c->valid) {
-			KUNIT_EXPECT_EQ_MSG(test, ret, -EINVAL, "%s", jtsc_collectors[src].name);
-			KUNIT_EXPECT_TRUE(test, jtsc_test_all(buf, c->len + 1,
-							      JTSC_TEST_CANARY));
-			KUNIT_EXPECT_EQ(test, rng->stats[src].credited, 0ULL);
-		} else {
-			KUNIT_EXPECT_EQ_MSG(test, ret, (int)(c->len / sizeof(u64) *
-							jtsc_test_word_credit(src)),
-					    "%s", jtsc_collectors[src].name);
-			KUNIT_EXPECT_EQ(test, rng->stats[src].credited, (u64)ret);
-			KUNIT_EXPECT_FALSE(test, jtsc_test_all(buf, c->len,
-							       JTSC_TEST_CANARY));
-			KUNIT_EXPECT_EQ(test, buf[c->len], JTSC_TEST_CANARY);
-		}
-		jtsc_test_rng_put(test, rng);
+	jtsc_fake_start(test, JTSC_FAKE_REAL);
+	rng = jtsc_test_rng(test, JTSC_COLLECT_SPEC);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		memset(buf, JTSC_TEST_CANARY, sizeof(buf));
+		KUNIT_EXPECT_EQ_MSG(test, jtsc_rng_pull(rng, buf, bad[i]), -EINVAL,
+				    "%zu bytes", bad[i]);
+		KUNIT_EXPECT_TRUE(test, jtsc_test_all(buf, sizeof(buf), JTSC_TEST_CANARY));
 	}
+	KUNIT_EXPECT_EQ(test, rng->stats[JTSC_SRC_SPEC].credited, 0ULL);
+	jtsc_test_rng_put(test, rng);
 }
 
 /*
@@ -3505,8 +3096,8 @@ static void jtsc_pull_global_test(struct kunit *test)
 	unsigned long alive;
 	int ret, want, step;
 
-	if (!IS_BUILTIN(CONFIG_CRYPTO_JITTER_TSC))
-		kunit_skip(test, "jitter_tsc is a module: random.c cannot pull");
+	if (!IS_ENABLED(CONFIG_CRYPTO_JITTER_TSC_SEED))
+		kunit_skip(test, "CONFIG_CRYPTO_JITTER_TSC_SEED is off: random.c does not pull");
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, buf);
 	/*
 	 * random.c's instance runs on the first collector that passed its
@@ -3641,8 +3232,6 @@ static void jtsc_buffer_lifetime_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rng->stats[rng->active].estimates, 2ULL);
 	if (spec)
 		KUNIT_EXPECT_NOT_NULL(test, rng->buf.mem);
-	jtsc_park(rng);
-	KUNIT_EXPECT_NULL(test, rng->buf.mem);
 }
 
 /*
@@ -3758,32 +3347,6 @@ static size_t jtsc_test_dups(struct kunit *test, u64 *buf, size_t words)
 			kunit_err(test, "repeated word %#018llx\n", buf[i]);
 	}
 	return dups;
-}
-
-/*
- * The registered algorithm: its driver, two reads that differ, and 16 KiB
- * without a repeated 64-bit word.
- */
-static void jtsc_crypto_alloc_test(struct kunit *test)
-{
-	const unsigned int len = jtsc_test_timer_only() ? SZ_2K : SZ_16K;
-	struct crypto_rng *tfm = crypto_alloc_rng("jitter_tsc", 0, 0);
-	u8 *a = kunit_kzalloc(test, 64, GFP_KERNEL);
-	u8 *b = kunit_kzalloc(test, 64, GFP_KERNEL);
-	u64 *buf = kunit_kmalloc(test, len, GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, a);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, b);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, buf);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, tfm);
-	KUNIT_EXPECT_STREQ(test, crypto_tfm_alg_driver_name(crypto_rng_tfm(tfm)),
-			   "jitter_tsc-generic");
-	KUNIT_EXPECT_EQ(test, crypto_rng_get_bytes(tfm, a, 64), 0);
-	KUNIT_EXPECT_EQ(test, crypto_rng_get_bytes(tfm, b, 64), 0);
-	KUNIT_EXPECT_MEMNEQ(test, a, b, 64);
-	KUNIT_EXPECT_EQ(test, crypto_rng_get_bytes(tfm, (u8 *)buf, len), 0);
-	KUNIT_EXPECT_EQ(test, jtsc_test_dups(test, buf, len / sizeof(u64)), 0UL);
-	crypto_free_rng(tfm);
 }
 
 #define JTSC_TEST_THREADS	4
@@ -3925,16 +3488,12 @@ static struct kunit_case jtsc_test_cases[] = {
 	KUNIT_CASE(jtsc_cutoffs_test),
 	KUNIT_CASE_PARAM(jtsc_params_test, jtsc_source_gen_params),
 	KUNIT_CASE_PARAM(jtsc_constants_test, jtsc_source_gen_params),
-	KUNIT_CASE_PARAM(jtsc_health_startup_test, jtsc_source_gen_params),
 	KUNIT_CASE_PARAM(jtsc_health_history_test, jtsc_source_gen_params),
-	KUNIT_CASE_PARAM(jtsc_health_good_stream_test, jtsc_source_gen_params),
-	KUNIT_CASE_PARAM(jtsc_health_transition_test, jtsc_source_gen_params),
 	KUNIT_CASE_PARAM(jtsc_health_recovery_test, jtsc_source_gen_params),
 	KUNIT_CASE_PARAM(jtsc_health_cutoff_test, jtsc_cut_gen_params),
 	KUNIT_CASE_PARAM(jtsc_det_health_test, jtsc_det_gen_params),
 	KUNIT_CASE_PARAM(jtsc_lfsr_kat_test, jtsc_lfsr_gen_params),
 	KUNIT_CASE(jtsc_lfsr_every_bit_test),
-	KUNIT_CASE(jtsc_lfsr_split_test),
 	KUNIT_CASE_PARAM(jtsc_counter_check_test, jtsc_counter_gen_params),
 	KUNIT_CASE_PARAM(jtsc_rng_init_test, jtsc_init_gen_params),
 	KUNIT_CASE_PARAM(jtsc_det_startup_test, jtsc_det_gen_params),
@@ -3942,14 +3501,10 @@ static struct kunit_case jtsc_test_cases[] = {
 	KUNIT_CASE(jtsc_estimate_edges_test),
 	KUNIT_CASE(jtsc_ladder_pick_test),
 	KUNIT_CASE(jtsc_step_lowered_test),
-	KUNIT_CASE_PARAM(jtsc_pool_words_test, jtsc_source_gen_params),
 	KUNIT_CASE_PARAM(jtsc_output_model_test, jtsc_source_gen_params),
-	KUNIT_CASE_PARAM(jtsc_rng_healthy_test, jtsc_source_gen_params),
-	KUNIT_CASE_PARAM(jtsc_generate_sizes_test, jtsc_size_gen_params),
 	KUNIT_CASE_PARAM(jtsc_det_operation_test, jtsc_det_gen_params),
 	KUNIT_CASE_PARAM(jtsc_straddle_test, jtsc_straddle_gen_params),
 	KUNIT_CASE_PARAM(jtsc_window_release_test, jtsc_gate_gen_params),
-	KUNIT_CASE_PARAM(jtsc_rng_permanent_test, jtsc_source_gen_params),
 	KUNIT_CASE_PARAM(jtsc_credit_pinned_test, jtsc_source_gen_params),
 	KUNIT_CASE_PARAM(jtsc_interleave_test, jtsc_source_gen_params),
 	KUNIT_CASE(jtsc_failover_test),
@@ -3960,10 +3515,9 @@ static struct kunit_case jtsc_test_cases[] = {
 	KUNIT_CASE(jtsc_buffer_lifetime_test),
 	KUNIT_CASE(jtsc_machine_changed_test),
 	KUNIT_CASE(jtsc_walk_fixed_test),
-	KUNIT_CASE_PARAM(jtsc_pull_test, jtsc_pull_gen_params),
+	KUNIT_CASE(jtsc_pull_test),
 	KUNIT_CASE(jtsc_pull_global_test),
 	KUNIT_CASE_PARAM(jtsc_crypto_sizes_test, jtsc_size_gen_params),
-	KUNIT_CASE(jtsc_crypto_alloc_test),
 	KUNIT_CASE(jtsc_crypto_threads_test),
 	KUNIT_CASE(jtsc_crypto_free_while_reading_test),
 	{}

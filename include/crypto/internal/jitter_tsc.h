@@ -188,11 +188,9 @@ void jtsc_rng_destroy(struct jtsc_rng *rng);
 int jtsc_group_init(struct jtsc_group *g, unsigned int collectors,
 		    unsigned int nr_shards);
 void jtsc_group_destroy(struct jtsc_group *g);
-struct jtsc_rng *jtsc_group_shard(const struct jtsc_group *g);
 struct jtsc_group *jtsc_kcapi_group(void);
 int jtsc_rng_generate(struct jtsc_rng *rng, u8 *dst, unsigned int len);
 int jtsc_rng_pull(struct jtsc_rng *rng, void *buf, size_t len);
-void jtsc_park(struct jtsc_rng *rng);
 bool jtsc_group_park_idle(struct jtsc_group *g, unsigned long idle);
 void jtsc_machine_changed(void);
 #endif

@@ -1,19 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The sampling loop of the speculative TSC jitter collector.
+ * The sampling loop of the speculative TSC jitter collector, named after
+ * Thomas Gleixner's "x86/random: Speculation to the rescue", whose loop
+ * it grew out of. Speculation is not what the entropy comes from.
  *
  * What is measured is time: one raw sample is the low byte of the TSC's
- * advance over one pass of the loop below, nothing else. Each pass reads
- * the TSC, counts the bits of the reading (Thomas Gleixner's popcount),
- * and then loads and increments one byte of an 8 MiB buffer. RDTSC is not
- * serializing, so the next read can issue while the count and the access
- * are still in flight; how far it runs ahead depends on the state of the
- * pipeline, the caches, the TLBs and the memory controller at that
- * instant, and that is the jitter. The data says where it comes from: the
- * popcount alone gives well under 0.1 bit per pass on the CPUs measured,
- * the access several times that (Documentation/crypto/jitter_tsc.rst has
- * the figures; how much varies from CPU to CPU, which is why the credit
- * is estimated on the machine that runs the loop).
+ * advance over one pass of the loop below, nothing else. Each pass counts
+ * the bits of the last TSC reading (the popcount of Thomas's loop), loads
+ * and increments one byte of an 8 MiB buffer, and reads the TSC again.
+ * How long a pass takes depends on the state of the machine at that
+ * instant: where the access is served from (the cache level, whether its
+ * TLB entry is there), what the memory controller and the other cores
+ * are doing, where interrupts and the pipeline stand. That is the jitter.
+ * How much of it there is, and from which part, differs between CPUs: on
+ * the host measured, the loop without the access gave 0.006 to 0.20 bit
+ * per pass over its runs and the loop with it 0.16 to 0.41
+ * (Documentation/crypto/jitter_tsc.rst has the figures). None of it is
+ * taken on trust: the credit is estimated on the machine that runs the
+ * loop.
  *
  * The sample is only the time. It is never mixed with the counter value,
  * the popcount or the loaded byte, which are deterministic functions of
@@ -24,10 +28,10 @@
  * walked at positions that are a fixed function of the pass number and
  * of the bytes loaded by the passes before, which are themselves a
  * function of the walk alone (the buffer starts zeroed and only this loop
- * writes it). Which
- * cache sets the loop touches, and in what order, therefore tells a
- * co-tenant probing the caches nothing about the samples; only when the
- * accesses happen does, as it does for any timing source. The positions
+ * writes it). Which cache sets the loop touches, and in what order,
+ * therefore tells a co-tenant probing the caches nothing about the
+ * samples; only when the accesses happen does, as it does for any timing
+ * source. The positions
  * are a 64-bit mix of the pass number, so that no stride prefetcher can
  * follow the walk and each access misses as far out as the buffer's size
  * makes it.
@@ -53,8 +57,8 @@
  * The buffer: 2^TSC_JITTER_MEM_ORDER bytes. Chosen by measurement: larger
  * buffers miss further out in the cache hierarchy and vary more per pass,
  * at a higher cost per pass; the rst has the table behind the choice. On
- * a CPU whose last-level cache holds it, a pass varies less (a quarter
- * of the entropy per sample on a 32 MiB L3), and the credit is that CPU's.
+ * a CPU whose last-level cache holds it, a pass varies less, and the
+ * credit is that CPU's.
  */
 #define TSC_JITTER_MEM_ORDER	23
 #define TSC_JITTER_MEM_SIZE	BIT(TSC_JITTER_MEM_ORDER)
@@ -98,7 +102,7 @@ static __always_inline unsigned long tsc_jitter_offset(u64 pass, u64 chain)
 }
 
 /**
- * tsc_jitter_fill() - Take raw samples of speculative TSC jitter
+ * tsc_jitter_fill() - Take raw samples of TSC jitter over memory accesses
  * @samples: where to store them, one per byte
  * @n: number of samples
  * @mem: a buffer of TSC_JITTER_MEM_SIZE bytes, zeroed when it was
@@ -117,8 +121,8 @@ static __always_inline unsigned long tsc_jitter_offset(u64 pass, u64 chain)
  * access also waits for the one before. The compiler barrier keeps the
  * next read after all of it in program order (rdtsc() is an asm without
  * a memory clobber, so without it the compiler may put both reads next
- * to each other, as gcc 12 does). In which order the CPU then executes
- * them is the jitter.
+ * to each other, as gcc 12 does). How long the CPU then takes over them
+ * is the jitter.
  *
  * Context: Any context. The caller keeps the loop on one CPU (a delta
  * between two CPUs' TSCs is not a sample); interrupts and preemption may
