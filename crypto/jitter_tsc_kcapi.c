@@ -750,6 +750,17 @@ static int __cold jtsc_exhausted(struct jtsc_rng *rng)
 	return -EFAULT;
 }
 
+/* The one line logged when a running collector dies, @next taking over. */
+static void __cold jtsc_log_dead(enum jtsc_source src, enum jtsc_source next)
+{
+	if (next == JTSC_NR_SOURCES)
+		pr_err("%s collector: permanent health-test failure, no collector left: no further output\n",
+		       jtsc_collectors[src].name);
+	else
+		pr_err("%s collector: permanent health-test failure, failing over to the %s collector\n",
+		       jtsc_collectors[src].name, jtsc_collectors[next].name);
+}
+
 /*
  * Start the first collector of the group still alive on @rng: its startup
  * test runs on this instance, whatever other instances found, since this
@@ -760,7 +771,7 @@ static int __cold jtsc_exhausted(struct jtsc_rng *rng)
 static int jtsc_start(struct jtsc_rng *rng)
 {
 	struct jtsc_group *g = rng->group;
-	enum jtsc_source src, next;
+	enum jtsc_source src;
 	bool restarted;
 	const char *why;
 	int ret;
@@ -804,15 +815,8 @@ static int jtsc_start(struct jtsc_rng *rng)
 		if (test_and_set_bit(src, &g->dead))
 			continue;
 		pr_info("%s collector disabled: %s\n", jtsc_collectors[src].name, why);
-		if (!restarted)
-			continue;
-		next = jtsc_first_alive(g);
-		if (next == JTSC_NR_SOURCES)
-			pr_err("%s collector: permanent health-test failure, no collector left: no further output\n",
-			       jtsc_collectors[src].name);
-		else
-			pr_err("%s collector: permanent health-test failure, failing over to the %s collector\n",
-			       jtsc_collectors[src].name, jtsc_collectors[next].name);
+		if (restarted)
+			jtsc_log_dead(src, jtsc_first_alive(g));
 	}
 	return jtsc_exhausted(rng);
 }
@@ -856,16 +860,9 @@ static int __cold jtsc_failed(struct jtsc_rng *rng, enum jtsc_source src,
 	rng->started = false;
 	first = !test_and_set_bit(src, &g->dead);
 	next = jtsc_first_alive(g);
-	if (next == JTSC_NR_SOURCES) {
-		if (first)
-			pr_err("%s collector: permanent health-test failure, no collector left: no further output\n",
-			       jtsc_collectors[src].name);
-		return jtsc_exhausted(rng);
-	}
 	if (first)
-		pr_err("%s collector: permanent health-test failure, failing over to the %s collector\n",
-		       jtsc_collectors[src].name, jtsc_collectors[next].name);
-	return -EAGAIN;
+		jtsc_log_dead(src, next);
+	return next == JTSC_NR_SOURCES ? jtsc_exhausted(rng) : -EAGAIN;
 }
 
 /*
@@ -1332,14 +1329,7 @@ EXPORT_SYMBOL_IF_KUNIT(jtsc_group_park_idle);
 static int jtsc_status = -EAGAIN;
 static DECLARE_COMPLETION(jtsc_setup_done);
 
-/*
- * Instances hold a buffer and pool words only while they are used: the
- * shards are parked once no transform of "jitter_tsc" is left, or
- * JTSC_IDLE_SECS to twice that after their last request, or under memory
- * pressure; random.c's instance once the crng is ready, and once idle
- * after any pull made later. All of them on a VM fork and around a
- * suspend or hibernation.
- */
+/* Transforms of "jitter_tsc": the shards are parked when the last goes. */
 static atomic_t jtsc_tfms = ATOMIC_INIT(0);
 
 static void jtsc_idle_fn(struct work_struct *work);
