@@ -43,10 +43,9 @@
  * The credit ladder
  *
  * A collector's entropy per sample differs between machines and loads
- * (the timer collector's from 0.33 to 2.39 bit per sample on the machines
- * measured), so no compile-time credit is right for all of them. Each
- * startup test therefore estimates the min-entropy of the very samples it
- * tests, with the SP 800-90B non-IID estimators of
+ * (the rst's Measurements), so no compile-time credit is right for all of
+ * them. Each startup test therefore estimates the min-entropy of the very
+ * samples it tests, with the SP 800-90B non-IID estimators of
  * crypto/jitter_tsc_estimate.c, and credits the highest step of this ladder
  * at or below that estimate divided by a margin, 8 for the speculative
  * collector (JTSC_EST_MARGIN) and 32 for the timer one
@@ -56,7 +55,8 @@
  *     practice and this driver's rule ask for, and the optimism of an
  *     estimate over JTSC_STARTUP_SAMPLES against one over 10^6 samples of
  *     the same source. harness/measure/check-margin.py computes, for every
- *     sample file we have (each host quiet and loaded, the TCG guest, the loop variants, synthetic sources of known min-entropy),
+ *     sample file we have (each host quiet and loaded, the TCG guest,
+ *     the loop variants, synthetic sources of known min-entropy),
  *     the step this rule picks from the worst startup-sized window of the
  *     file, and fails unless it is at most half of the file's 10^6-sample
  *     estimate; Documentation/crypto/jitter_tsc.rst has the table. The

@@ -61,9 +61,9 @@
  * with SP 800-90B non-IID estimators, and credits each raw sample the
  * highest step of the core's ladder at or below that estimate divided by
  * the collector's margin (JTSC_EST_MARGIN, JTSC_EST_MARGIN_TIMER), never
- * above the lowest step any instance found for that
- * collector before; an estimate under the margin times the ladder's floor
- * refuses the collector. Raw samples only count once every health test at
+ * above the lowest step any instance found for that collector before; an
+ * estimate under the margin times the ladder's floor refuses the
+ * collector. Raw samples only count once every health test at
  * that step's cutoffs has passed over the whole predictor window they
  * belong to, and not while a run they are part of is still going; a
  * failure discards everything not yet handed out. Credit is counted in
@@ -108,7 +108,7 @@
 #include <linux/workqueue.h>
 
 #ifdef CONFIG_X86_64
-#include <asm/cpufeature.h>
+#include <linux/cpufeature.h>
 #include <asm/tsc.h>
 #include <asm/tsc_jitter.h>
 #define JTSC_SPEC_MEM_SIZE	TSC_JITTER_MEM_SIZE
@@ -120,7 +120,11 @@
  *  - a TSC to read, or RDTSC faults;
  *  - not marked unstable by tsc.c (it went backwards, stopped in idle,
  *    changed rate with cpufreq, or the clocksource watchdog saw it drift):
- *    a delta could then hold a jump that is not the loop's.
+ *    a delta could then hold a jump that is not the loop's. At the boot
+ *    startup test only what tsc_init() and the CPU bring-up sync check
+ *    found is known; the watchdog's verdict reaches later batches, and a
+ *    collector whose TSC is marked unstable then dies ("no longer
+ *    usable") and the next one takes over.
  * What it does not need: a constant rate (X86_FEATURE_CONSTANT_TSC; the
  * credit is estimated in ticks of this counter, whatever their length,
  * and QEMU's TCG guests lack the flag), a TSC that runs in deep C-states
@@ -632,7 +636,7 @@ static int jtsc_verify(struct jtsc_rng *rng, enum jtsc_source src, const char **
 		return -ENOMEM;
 	for (at = 0; at < JTSC_STARTUP_SAMPLES; at += JTSC_BATCH) {
 		if (jtsc_collect_counted(rng, src)) {
-			*why = "not available on this CPU";
+			*why = "not available (no TSC fit to sample)";
 			goto out;
 		}
 		memcpy(samples + at, rng->raw, JTSC_BATCH);
@@ -751,14 +755,15 @@ static int __cold jtsc_exhausted(struct jtsc_rng *rng)
 }
 
 /* The one line logged when a running collector dies, @next taking over. */
-static void __cold jtsc_log_dead(enum jtsc_source src, enum jtsc_source next)
+static void __cold jtsc_log_dead(enum jtsc_source src, enum jtsc_source next,
+				 const char *why)
 {
 	if (next == JTSC_NR_SOURCES)
-		pr_err("%s collector: permanent health-test failure, no collector left: no further output\n",
-		       jtsc_collectors[src].name);
+		pr_err("%s collector: %s, no collector left: no further output\n",
+		       jtsc_collectors[src].name, why);
 	else
-		pr_err("%s collector: permanent health-test failure, failing over to the %s collector\n",
-		       jtsc_collectors[src].name, jtsc_collectors[next].name);
+		pr_err("%s collector: %s, failing over to the %s collector\n",
+		       jtsc_collectors[src].name, why, jtsc_collectors[next].name);
 }
 
 /*
@@ -816,20 +821,21 @@ static int jtsc_start(struct jtsc_rng *rng)
 			continue;
 		pr_info("%s collector disabled: %s\n", jtsc_collectors[src].name, why);
 		if (restarted)
-			jtsc_log_dead(src, jtsc_first_alive(g));
+			jtsc_log_dead(src, jtsc_first_alive(g), "permanent health-test failure");
 	}
 	return jtsc_exhausted(rng);
 }
 
 /*
- * A health test of @src failed on @rng. An intermittent failure discards
- * what was not handed out, and the startup test runs again. A permanent one
+ * A health test of @src failed on @rng, or @src could no longer collect
+ * (@why says which, for the log). An intermittent failure discards what
+ * was not handed out, and the startup test runs again. A permanent one
  * kills the collector for the whole group, with one log line saying what
  * happens next: the next collector left takes over on the next request,
  * after its startup test on this instance, or there is none.
  */
 static int __cold jtsc_failed(struct jtsc_rng *rng, enum jtsc_source src,
-			      enum jtsc_health_result res)
+			      enum jtsc_health_result res, const char *why)
 {
 	struct jtsc_group *g = rng->group;
 	enum jtsc_source next;
@@ -861,7 +867,7 @@ static int __cold jtsc_failed(struct jtsc_rng *rng, enum jtsc_source src,
 	first = !test_and_set_bit(src, &g->dead);
 	next = jtsc_first_alive(g);
 	if (first)
-		jtsc_log_dead(src, next);
+		jtsc_log_dead(src, next, why);
 	return next == JTSC_NR_SOURCES ? jtsc_exhausted(rng) : -EAGAIN;
 }
 
@@ -897,8 +903,9 @@ static int jtsc_add_words(struct jtsc_rng *rng)
 	u64 lfsr = rng->lfsr;
 	unsigned int i, w;
 
+	/* The TSC was marked unstable since the startup test, say. */
 	if (jtsc_collect_counted(rng, src))
-		return jtsc_failed(rng, src, JTSC_HEALTH_PERMANENT);
+		return jtsc_failed(rng, src, JTSC_HEALTH_PERMANENT, "no longer usable");
 
 	for (w = 0; w < JTSC_BATCH; w += per_word) {
 		bool started = jtsc_health_started(h);
@@ -921,7 +928,7 @@ static int jtsc_add_words(struct jtsc_rng *rng)
 	memzero_explicit(rng->raw, sizeof(rng->raw));
 	memzero_explicit(&lfsr, sizeof(lfsr));
 	if (res != JTSC_HEALTH_OK)
-		return jtsc_failed(rng, src, res);
+		return jtsc_failed(rng, src, res, "permanent health-test failure");
 	return 0;
 }
 
@@ -1440,8 +1447,8 @@ static struct notifier_block jtsc_crng_ready_nb = {
  * is the input pool's job, and is credited at the per-sample rate, in
  * whole bits rounded down.
  *
- * Context: Process context; sleeps, until the setup is done if
- * they are under way.
+ * Context: Process context; sleeps, until the setup is done if it is
+ * under way.
  * Return: the whole bits of entropy credited to @buf, or -EAGAIN if
  * jitter_tsc's initcall has not run yet, it failed intermittently or its
  * collector was found dead and the next one takes over on the next call,

@@ -254,7 +254,7 @@ step_matrix() {
 	for o in jitter_tsc.o jitter_tsc_core.o jitter_tsc_estimate.o jitter_tsc_kcapi.o; do
 		[ ! -f "$BUILD/obj-x86_64-off/crypto/$o" ] || fail "x86_64-off: crypto/$o built with the option off"
 	done
-		no_sym x86_64-off jitter_tsc_pull
+	no_sym x86_64-off jitter_tsc_pull
 	matrix_build i386-686 i386 vmlinux none "$c/i386.config"
 	for o in core estimate kcapi; do has_obj i386-686 crypto/jitter_tsc_$o.o; done
 	has_obj i386-686 lib/kunit-tests/jitter_tsc_kunit.o

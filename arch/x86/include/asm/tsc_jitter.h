@@ -12,12 +12,10 @@
  * instant: where the access is served from (the cache level, whether its
  * TLB entry is there), what the memory controller and the other cores
  * are doing, where interrupts and the pipeline stand. That is the jitter.
- * How much of it there is, and from which part, differs between CPUs: on
- * the host measured, the loop without the access gave 0.006 to 0.20 bit
- * per pass over its runs and the loop with it 0.16 to 0.41
- * (Documentation/crypto/jitter_tsc.rst has the figures). None of it is
- * taken on trust: the credit is estimated on the machine that runs the
- * loop.
+ * How much of it there is, and from which part, differs between CPUs and
+ * loads, and the popcount alone gives little (the measurements are in
+ * Documentation/crypto/jitter_tsc.rst). None of it is taken on trust: the
+ * credit is estimated on the machine that runs the loop.
  *
  * The sample is only the time. It is never mixed with the counter value,
  * the popcount or the loaded byte, which are deterministic functions of
@@ -66,8 +64,7 @@
 /*
  * Passes to make over a new buffer before its samples are used: as many as
  * it has 64-byte lines. The first passes over a buffer vary several times
- * more than later ones (on an AMD EPYC host, 2.5 bits per sample in the
- * first 12288 against 0.5 after ten times that), and a startup test's
+ * more than later ones (the rst's Measurements), and a startup test's
  * estimate must be of the samples that are credited after it.
  */
 #define TSC_JITTER_WARMUP_PASSES	BIT(TSC_JITTER_MEM_ORDER - 6)
