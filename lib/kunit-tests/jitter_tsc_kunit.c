@@ -40,6 +40,7 @@
 #include <linux/bitmap.h>
 #include <linux/bits.h>
 #include <linux/completion.h>
+#include <linux/cpumask.h>
 #include <linux/delay.h>
 #include <linux/err.h>
 #include <linux/kthread.h>
@@ -3363,23 +3364,40 @@ struct jtsc_thread {
 	unsigned int same;
 	unsigned int rounds;
 	u8 *out;		/* the first @rounds reads, if not NULL */
+	struct jtsc_rng *rng;	/* read this instance, not a transform */
 };
 
-/* One transform per thread: allocate, read @rounds blocks or more, free. */
+/* Reads @len bytes from @t's instance, as jtsc_kcapi_generate() does. */
+static int jtsc_test_thread_read(struct jtsc_thread *t, u8 *dst, unsigned int len)
+{
+	int ret;
+
+	while ((ret = jtsc_rng_generate(t->rng, dst, len)) == -EAGAIN)
+		cond_resched();
+	return ret;
+}
+
+/*
+ * One transform per thread, or @t->rng shared with other threads: read
+ * @rounds blocks or more.
+ */
 static int jtsc_test_thread(void *data)
 {
 	struct jtsc_thread *t = data;
-	struct crypto_rng *tfm = crypto_alloc_rng("jitter_tsc", 0, 0);
+	struct crypto_rng *tfm = NULL;
 	u8 a[JTSC_TEST_READ], b[JTSC_TEST_READ];
 	unsigned int i;
 
+	if (!t->rng)
+		tfm = crypto_alloc_rng("jitter_tsc", 0, 0);
 	if (IS_ERR(tfm)) {
 		t->alloc_err = PTR_ERR(tfm);
 		goto out;
 	}
 	memset(b, 0, sizeof(b));
 	for (i = 0; i < t->rounds || !READ_ONCE(t->stop); i++) {
-		int ret = crypto_rng_get_bytes(tfm, a, sizeof(a));
+		int ret = tfm ? crypto_rng_get_bytes(tfm, a, sizeof(a)) :
+			  jtsc_test_thread_read(t, a, sizeof(a));
 
 		if (ret && !t->gen_err)
 			t->gen_err = ret;
@@ -3389,7 +3407,8 @@ static int jtsc_test_thread(void *data)
 		if (t->out && i < t->rounds)
 			memcpy(t->out + i * sizeof(a), a, sizeof(a));
 	}
-	crypto_free_rng(tfm);
+	if (tfm)
+		crypto_free_rng(tfm);
 out:
 	complete(&t->done);
 	return 0;
@@ -3406,13 +3425,14 @@ static void jtsc_test_wait(struct kunit *test, struct jtsc_thread *t,
 }
 
 /*
- * Several transforms read at once from several kthreads, on both CPUs of
- * the test guest and so on more than one shard. What all of them read is
- * compared, word by word: no two consumers may be given the same block.
+ * JTSC_TEST_THREADS kthreads read at once, each through a transform of its
+ * own or, with @rng, all from that one instance, each bound to a CPU in
+ * turn. What all of them read is compared, word by word: no two consumers
+ * may be given the same block.
  */
-static void jtsc_crypto_threads_test(struct kunit *test)
+static void jtsc_test_threads(struct kunit *test, struct jtsc_rng *rng,
+			      unsigned int rounds, const char *what)
 {
-	const unsigned int rounds = jtsc_test_timer_only() ? 4 : 64;
 	const size_t per = rounds * JTSC_TEST_READ;
 	struct jtsc_thread *t;
 	struct task_struct *task;
@@ -3428,19 +3448,39 @@ static void jtsc_crypto_threads_test(struct kunit *test)
 		t[i].stop = true;
 		t[i].rounds = rounds;
 		t[i].out = all + i * per;
-		task = kthread_run(jtsc_test_thread, &t[i], "jtsc_kunit/%u", i);
-		KUNIT_EXPECT_FALSE_MSG(test, IS_ERR(task), "thread %u", i);
-		if (IS_ERR(task))
+		t[i].rng = rng;
+		task = kthread_create(jtsc_test_thread, &t[i], "jtsc_kunit/%u", i);
+		KUNIT_EXPECT_FALSE_MSG(test, IS_ERR(task), "%s: thread %u", what, i);
+		if (IS_ERR(task)) {
 			complete(&t[i].done);
+			continue;
+		}
+		kthread_bind(task, cpumask_nth(i % num_online_cpus(), cpu_online_mask));
+		wake_up_process(task);
 	}
 	for (i = 0; i < JTSC_TEST_THREADS; i++) {
 		jtsc_test_wait(test, &t[i], i);
-		KUNIT_EXPECT_EQ_MSG(test, t[i].alloc_err, 0, "thread %u", i);
-		KUNIT_EXPECT_EQ_MSG(test, t[i].gen_err, 0, "thread %u", i);
-		KUNIT_EXPECT_EQ_MSG(test, t[i].same, 0U, "thread %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, t[i].alloc_err, 0, "%s: thread %u", what, i);
+		KUNIT_EXPECT_EQ_MSG(test, t[i].gen_err, 0, "%s: thread %u", what, i);
+		KUNIT_EXPECT_EQ_MSG(test, t[i].same, 0U, "%s: thread %u", what, i);
 	}
-	KUNIT_EXPECT_EQ(test, jtsc_test_dups(test, (u64 *)all,
-					     JTSC_TEST_THREADS * per / sizeof(u64)), 0UL);
+	KUNIT_EXPECT_EQ_MSG(test, jtsc_test_dups(test, (u64 *)all,
+						 JTSC_TEST_THREADS * per / sizeof(u64)),
+			    0UL, "%s", what);
+}
+
+/*
+ * Transforms on both CPUs of the test guest, and so on more than one
+ * shard; then all threads on one instance from both CPUs, where only its
+ * lock keeps two readers from being given the same block.
+ */
+static void jtsc_crypto_threads_test(struct kunit *test)
+{
+	const unsigned int rounds = jtsc_test_timer_only() ? 4 : 64;
+
+	jtsc_test_threads(test, NULL, rounds, "transforms");
+	jtsc_test_threads(test, jtsc_test_rng(test, JTSC_COLLECT_ALL), rounds,
+			  "one instance");
 }
 
 /* Transforms come and go while a kthread reads from another one. */
