@@ -63,8 +63,8 @@
  * the collector's margin (JTSC_EST_MARGIN, JTSC_EST_MARGIN_TIMER), never
  * above the lowest step any instance found for that collector before; an
  * estimate under the margin times the ladder's floor refuses the
- * collector. Raw samples only count once every health test at
- * that step's cutoffs has passed over the whole predictor window they
+ * collector. Raw samples only count once every health test at that
+ * step's cutoffs has passed over the whole predictor window they
  * belong to, and not while a run they are part of is still going; a
  * failure discards everything not yet handed out. Credit is counted in
  * jtsc_credit() alone. The crypto_rng output is SHA-256 over pool words
@@ -1493,7 +1493,12 @@ VISIBLE_IF_KUNIT struct jtsc_group *jtsc_kcapi_group(void)
 }
 EXPORT_SYMBOL_IF_KUNIT(jtsc_kcapi_group);
 
-/*
+/**
+ * jtsc_rng_generate_wait() - jtsc_rng_generate(), until data or a final error
+ * @rng: the instance
+ * @dst: where to store the output
+ * @dlen: bytes wanted
+ *
  * An -EAGAIN of the instance says it has already dealt with a health-test
  * failure: the next call runs the startup test again, or that of the
  * collector taking over. That is the kernel's to do, not the reader's,
@@ -1503,15 +1508,14 @@ EXPORT_SYMBOL_IF_KUNIT(jtsc_kcapi_group);
  * passed in between are a permanent one; a source that keeps failing
  * with windows passed in between keeps the reader waiting, as a blocking
  * read does, until a fatal signal ends the wait. The wait is freezable:
- * the instance's lock is not held here. The shard is that of the CPU the
- * request starts on, which keeps readers on different CPUs apart; one that
- * then migrates keeps its shard.
+ * the instance's lock is not held here.
+ *
+ * Context: Process context; sleeps.
+ * Return: what jtsc_rng_generate() last returned, never -EAGAIN, or
+ * -EINTR on a fatal signal.
  */
-static int jtsc_kcapi_generate(struct crypto_rng *tfm, const u8 *src,
-			       unsigned int slen, u8 *dst, unsigned int dlen)
+VISIBLE_IF_KUNIT int jtsc_rng_generate_wait(struct jtsc_rng *rng, u8 *dst, unsigned int dlen)
 {
-	struct jtsc_group *g = jtsc_kcapi_group();
-	struct jtsc_rng *rng = g->shards[raw_smp_processor_id() % g->nr_shards];
 	int ret;
 
 	while ((ret = jtsc_rng_generate(rng, dst, dlen)) == -EAGAIN) {
@@ -1520,6 +1524,22 @@ static int jtsc_kcapi_generate(struct crypto_rng *tfm, const u8 *src,
 		try_to_freeze();
 		cond_resched();
 	}
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(jtsc_rng_generate_wait);
+
+/*
+ * The shard is that of the CPU the request starts on, which keeps readers
+ * on different CPUs apart; one that then migrates keeps its shard.
+ */
+static int jtsc_kcapi_generate(struct crypto_rng *tfm, const u8 *src,
+			       unsigned int slen, u8 *dst, unsigned int dlen)
+{
+	struct jtsc_group *g = jtsc_kcapi_group();
+	int ret;
+
+	ret = jtsc_rng_generate_wait(g->shards[raw_smp_processor_id() % g->nr_shards],
+				     dst, dlen);
 	jtsc_idle_arm();
 	return ret;
 }
@@ -1874,8 +1894,8 @@ static unsigned int __init jtsc_parse_collectors(void)
 /*
  * Set up and register. random.c's instance runs its startup test now,
  * only if random.c is going to draw on it: CONFIG_CRYPTO_JITTER_TSC_SEED,
- * with the crng not ready yet. Otherwise nothing is allocated until a reader comes, and each
- * shard runs its startup test on first use.
+ * with the crng not ready yet. Otherwise nothing is allocated until a
+ * reader comes, and each shard runs its startup test on first use.
  *
  * jitter_tsc is not a FIPS-approved entropy source (testmgr does not mark
  * it fips_allowed, so the crypto API refuses it with fips=1). With

@@ -34,7 +34,8 @@ help and the code comments:
   debugfs   the files the rst lists are exactly the debugfs_create_file()
             calls, with the same "(CONFIG_X only)" conditions and mode;
   errno     the rst's reader-visible error codes are jtsc_rng_generate()'s
-            Return: codes, less -EAGAIN (which the crypto_rng retries),
+            Return: codes, less -EAGAIN (which the crypto_rng retries, in
+            jtsc_kcapi_generate() or jtsc_rng_generate_wait()),
             plus -ENOENT (crypto API lookup); its code examples' comments
             name the same;
   counts    counts and sizes quoted: startup test samples, batch, samples
@@ -402,7 +403,11 @@ for m in re.finditer(r"all mode (0\d+)", rst_text):
 ret = re.search(r"\* jtsc_rng_generate\(\).*?\* Return:(.*?)\*/", kcapi, re.S)
 gen = set(re.findall(r"-(E[A-Z]+)", ret.group(1))) if ret else set()
 ok("errno", "no Return: of jtsc_rng_generate()", bool(gen), "crypto/jitter_tsc_kcapi.c")
+# the crypto_rng's generate retries -EAGAIN itself, or through the one
+# helper it calls for that
 kgen = body_of("jtsc_kcapi_generate", TEXTS) or ""
+if "jtsc_rng_generate_wait(" in kgen:
+    kgen = body_of("jtsc_rng_generate_wait", TEXTS) or ""
 if "== -EAGAIN" in kgen:
     gen.discard("EAGAIN")
 reader = gen | {"ENOENT"}

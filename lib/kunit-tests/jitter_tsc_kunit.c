@@ -2265,13 +2265,12 @@ static bool jtsc_test_all(const u8 *buf, size_t len, u8 byte)
 }
 
 /*
- * Generates @len bytes twice through @gen, checking the return code and
+ * Generates @len bytes twice through @tfm, checking the return code and
  * that nothing outside the buffer is written; two outputs of 8 bytes or
  * more must differ.
  */
 static void jtsc_test_sizes(struct kunit *test, unsigned int len,
-			    int (*gen)(void *ctx, u8 *dst, unsigned int len),
-			    void *ctx, const char *what)
+			    struct crypto_rng *tfm, const char *what)
 {
 	size_t size = len + 2 * JTSC_TEST_GUARD;
 	u8 *a = kunit_kmalloc(test, size, GFP_KERNEL);
@@ -2282,9 +2281,9 @@ static void jtsc_test_sizes(struct kunit *test, unsigned int len,
 	memset(a, JTSC_TEST_CANARY, size);
 	memset(b, JTSC_TEST_CANARY, size);
 
-	KUNIT_EXPECT_EQ_MSG(test, gen(ctx, a + JTSC_TEST_GUARD, len), 0,
+	KUNIT_EXPECT_EQ_MSG(test, crypto_rng_get_bytes(tfm, a + JTSC_TEST_GUARD, len), 0,
 			    "%s: %u bytes", what, len);
-	KUNIT_EXPECT_EQ_MSG(test, gen(ctx, b + JTSC_TEST_GUARD, len), 0,
+	KUNIT_EXPECT_EQ_MSG(test, crypto_rng_get_bytes(tfm, b + JTSC_TEST_GUARD, len), 0,
 			    "%s: %u bytes", what, len);
 	KUNIT_EXPECT_TRUE_MSG(test, jtsc_test_all(a, JTSC_TEST_GUARD,
 						  JTSC_TEST_CANARY),
@@ -2301,11 +2300,6 @@ static void jtsc_test_sizes(struct kunit *test, unsigned int len,
 	KUNIT_EXPECT_MEMNEQ_MSG(test, a + JTSC_TEST_GUARD, b + JTSC_TEST_GUARD,
 				len, "%s: two calls returned the same %u bytes",
 				what, len);
-}
-
-static int jtsc_test_gen_tfm(void *ctx, u8 *dst, unsigned int len)
-{
-	return crypto_rng_get_bytes(ctx, dst, len);
 }
 
 /*
@@ -2329,7 +2323,7 @@ static void jtsc_crypto_sizes_test(struct kunit *test)
 		kunit_skip(test, "timer collector only: too slow for %u bytes", c->len);
 	tfm = crypto_alloc_rng("jitter_tsc", 0, 0);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, tfm);
-	jtsc_test_sizes(test, c->len, jtsc_test_gen_tfm, tfm, "crypto API");
+	jtsc_test_sizes(test, c->len, tfm, "crypto API");
 	crypto_free_rng(tfm);
 }
 
@@ -3377,16 +3371,6 @@ struct jtsc_thread {
 #define JTSC_TEST_THREAD_SECS	10
 #define JTSC_TEST_MIN_ROUNDS	2
 
-/* Reads @len bytes from @t's instance, as jtsc_kcapi_generate() does. */
-static int jtsc_test_thread_read(struct jtsc_thread *t, u8 *dst, unsigned int len)
-{
-	int ret;
-
-	while ((ret = jtsc_rng_generate(t->rng, dst, len)) == -EAGAIN)
-		cond_resched();
-	return ret;
-}
-
 /*
  * One transform per thread, or @t->rng shared with other threads: read
  * @rounds blocks or more.
@@ -3411,7 +3395,7 @@ static int jtsc_test_thread(void *data)
 		if (t->until && i >= JTSC_TEST_MIN_ROUNDS && time_after(jiffies, t->until))
 			break;
 		ret = tfm ? crypto_rng_get_bytes(tfm, a, sizeof(a)) :
-		      jtsc_test_thread_read(t, a, sizeof(a));
+		      jtsc_rng_generate_wait(t->rng, a, sizeof(a));
 
 		if (ret && !t->gen_err)
 			t->gen_err = ret;

@@ -190,6 +190,7 @@ int jtsc_group_init(struct jtsc_group *g, unsigned int collectors,
 void jtsc_group_destroy(struct jtsc_group *g);
 struct jtsc_group *jtsc_kcapi_group(void);
 int jtsc_rng_generate(struct jtsc_rng *rng, u8 *dst, unsigned int len);
+int jtsc_rng_generate_wait(struct jtsc_rng *rng, u8 *dst, unsigned int dlen);
 int jtsc_rng_pull(struct jtsc_rng *rng, void *buf, size_t len);
 bool jtsc_group_park_idle(struct jtsc_group *g, unsigned long idle);
 void jtsc_machine_changed(void);

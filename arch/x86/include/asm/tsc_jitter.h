@@ -29,10 +29,9 @@
  * writes it). Which cache sets the loop touches, and in what order,
  * therefore tells a co-tenant probing the caches nothing about the
  * samples; only when the accesses happen does, as it does for any timing
- * source. The positions
- * are a 64-bit mix of the pass number, so that no stride prefetcher can
- * follow the walk and each access misses as far out as the buffer's size
- * makes it.
+ * source. The positions are a 64-bit mix of the pass number, so that no
+ * stride prefetcher can follow the walk and each access misses as far out
+ * as the buffer's size makes it.
  *
  * The loop lives in a header of its own, with no kernel dependencies other
  * than rdtsc(), __sw_hweight64(), barrier() and BIT(), so that the very
