@@ -2,12 +2,13 @@
 # `make help` lists them. Everything built goes to build/ and out/ (git-ignored).
 
 H := harness
-.PHONY: help run check series bench soak mutants sync tree kernel clean
+.PHONY: help run check measure series bench soak mutants sync tree kernel clean
 
 help:
 	@echo "make run     lay the tree, build the guest kernel, boot it and print the report"
 	@echo "make check   every test step (tree, series, checkpatch, bisect, builds, W=1/sparse,"
 	@echo "             KUnit, KUnit+debug, boot test, docs, cutoffs); logs in out/logs/"
+	@echo "make measure this CPU's loop figures and jitter_tsc beside jitterentropy (no kernel build)"
 	@echo "make series  git format-patch of the series into out/series/"
 	@echo "make bench   the entropy benchmark (harness/bench/bench.sh)"
 	@echo "make soak    boot the guest 20 times (SOAK_BOOTS=N): no health-test failure"
@@ -29,6 +30,9 @@ run: kernel
 
 check:
 	@$(H)/check.sh
+
+measure:
+	@$(H)/measure/measure.sh
 
 series:
 	@$(H)/series.sh

@@ -105,6 +105,7 @@
 #include <linux/timer.h>
 #include <linux/uaccess.h>
 #include <linux/unaligned.h>
+#include <linux/vmalloc.h>
 #include <linux/workqueue.h>
 
 #ifdef CONFIG_X86_64
@@ -112,33 +113,36 @@
 #include <asm/tsc.h>
 #include <asm/tsc_jitter.h>
 #define JTSC_SPEC_MEM_SIZE	TSC_JITTER_MEM_SIZE
-#define JTSC_SPEC_WARMUP	TSC_JITTER_WARMUP_PASSES
 
 /*
- * What the speculative collector needs of the TSC, from what the CPU
- * features and tsc.c know, checked before every batch:
- *  - a TSC to read, or RDTSC faults;
- *  - not marked unstable by tsc.c (it went backwards, stopped in idle,
- *    changed rate with cpufreq, or the clocksource watchdog saw it drift):
- *    a delta could then hold a jump that is not the loop's. At the boot
- *    startup test only what tsc_init() and the CPU bring-up sync check
- *    found is known; the watchdog's verdict reaches later batches, and a
- *    collector whose TSC is marked unstable then dies ("no longer
- *    usable") and the next one takes over.
- * What it does not need: a constant rate (X86_FEATURE_CONSTANT_TSC; the
- * credit is estimated in ticks of this counter, whatever their length,
- * and QEMU's TCG guests lack the flag), a TSC that runs in deep C-states
- * (the loop never idles) or one synchronised between CPUs (a batch is
- * taken on one CPU). Whether a hypervisor traps or scales RDTSC cannot be
- * seen from here; what an emulated counter looks like is what the counter
- * check and the startup test refuse.
+ * The speculative collector needs a TSC to read, or RDTSC faults. Not
+ * more: a TSC that tsc.c marks unstable (its rate changed with cpufreq,
+ * it stopped in idle, the watchdog saw it drift against another clock,
+ * it differs between CPUs) is unfit to keep time across CPUs and
+ * seconds, yet times one pass of well under a microsecond on one CPU as
+ * well as before, and a batch is taken on one CPU. Whether the counter
+ * still moves with the work is what the startup test and the health
+ * tests check, batch by batch; a hypervisor that traps or scales RDTSC is
+ * judged the same way.
  */
 static bool jtsc_spec_usable(void)
 {
-	return boot_cpu_has(X86_FEATURE_TSC) && !check_tsc_unstable();
+	return boot_cpu_has(X86_FEATURE_TSC);
 }
 
-/* Out of line, so that harness/measure/loop-check.sh finds the loop. */
+/*
+ * The buffer is mapped with 4 KiB pages, never with the huge mapping
+ * kvmalloc() may pick: each page then lands somewhere else in DRAM for
+ * each new buffer, and so do the banks and rows that the walk visits one
+ * after another. Within a huge page they would be the same every time,
+ * and a fixed part of each pass's time with them.
+ */
+static u8 *jtsc_spec_alloc(void)
+{
+	return __vmalloc(TSC_JITTER_MEM_SIZE, GFP_KERNEL_ACCOUNT | __GFP_ZERO);
+}
+
+/* Out of line, so that the loop can be found in the object's machine code. */
 static noinline void jtsc_spec_fill(u8 *samples, unsigned int n, u8 *mem,
 				    struct tsc_jitter_walk *walk)
 {
@@ -147,15 +151,18 @@ static noinline void jtsc_spec_fill(u8 *samples, unsigned int n, u8 *mem,
 #else
 /* No speculative collector on this architecture: only the timer one runs. */
 #define JTSC_SPEC_MEM_SIZE	0
-#define JTSC_SPEC_WARMUP	0
 struct tsc_jitter_walk {
 	u64 pass;
-	u64 chain;
 };
 
 static inline bool jtsc_spec_usable(void)
 {
 	return false;
+}
+
+static inline u8 *jtsc_spec_alloc(void)
+{
+	return NULL;
 }
 
 static inline void jtsc_spec_fill(u8 *samples, unsigned int n, u8 *mem,
@@ -272,9 +279,8 @@ EXPORT_SYMBOL_IF_KUNIT(jtsc_read_counter);
  * @n: number of samples
  * @buf: the collector's buffer of JTSC_SPEC_MEM_SIZE bytes
  *
- * A new buffer is first walked TSC_JITTER_WARMUP_PASSES times, the samples
- * thrown away: only what comes after is what the startup test estimates
- * and what is credited.
+ * No pass is thrown away: each finds its line flushed from the caches,
+ * from a new buffer's first pass on.
  *
  * Context: Any context, on one CPU.
  * Return: 0, or -ENODEV where there is no speculative collector or the
@@ -288,12 +294,8 @@ VISIBLE_IF_KUNIT int jtsc_spec_collect(u8 *samples, unsigned int n, struct jtsc_
 	if (!buf || !buf->mem || !n || !jtsc_spec_usable())
 		return -ENODEV;
 	walk.pass = buf->pass;
-	walk.chain = buf->chain;
-	while (walk.pass < JTSC_SPEC_WARMUP)
-		jtsc_spec_fill(samples, n, buf->mem, &walk);
 	jtsc_spec_fill(samples, n, buf->mem, &walk);
 	buf->pass = walk.pass;
-	buf->chain = walk.chain;
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(jtsc_spec_collect);
@@ -716,7 +718,6 @@ static void jtsc_free_buf(struct jtsc_rng *rng)
 	/* Read locklessly by jtsc_shrink_count(). */
 	WRITE_ONCE(rng->buf.mem, NULL);
 	rng->buf.pass = 0;
-	rng->buf.chain = 0;
 	kvfree(mem);
 }
 
@@ -789,7 +790,7 @@ static int jtsc_start(struct jtsc_rng *rng)
 		 * starts the instance; other readers on that CPU share it.
 		 */
 		if (JTSC_SPEC_MEM_SIZE && src == JTSC_SRC_SPEC && !rng->buf.mem) {
-			u8 *mem = kvzalloc(JTSC_SPEC_MEM_SIZE, GFP_KERNEL_ACCOUNT);
+			u8 *mem = jtsc_spec_alloc();
 
 			if (!mem)
 				return -ENOMEM;
@@ -1672,7 +1673,7 @@ static int jtsc_raw_open(struct inode *inode, struct file *file)
 	mutex_init(&f->lock);
 	f->src = src;
 	if (JTSC_SPEC_MEM_SIZE && src == JTSC_SRC_SPEC) {
-		f->buf.mem = kvzalloc(JTSC_SPEC_MEM_SIZE, GFP_KERNEL_ACCOUNT);
+		f->buf.mem = jtsc_spec_alloc();
 		if (!f->buf.mem) {
 			kfree(f);
 			return -ENOMEM;

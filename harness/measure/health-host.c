@@ -42,20 +42,7 @@
 
 #include <crypto/internal/jitter_tsc_core.h>
 
-/* What arch/x86/include/asm/tsc_jitter.h takes from its includer. */
-#define barrier()		__asm__ __volatile__("" : : : "memory")
-#ifndef __always_inline
-#define __always_inline inline __attribute__((__always_inline__))
-#endif
-#ifndef BIT
-#define BIT(n)			(1UL << (n))
-#endif
-static inline u64 rdtsc(void)
-{
-	return __rdtsc();
-}
-
-extern unsigned long __sw_hweight64(u64 w);	/* arch/x86/lib/hweight.S */
+#include "tsc-jitter-user.h"
 #include <asm/tsc_jitter.h>
 
 /* Samples a collector call takes in the kernel (JTSC_BATCH there). */
@@ -157,11 +144,8 @@ int main(int argc, char **argv)
 		mem = aligned_alloc(align, size);
 		if (!mem)
 			return 1;
-		madvise(mem, size, MADV_HUGEPAGE);	/* as kvmalloc() maps it */
+		madvise(mem, size, MADV_NOHUGEPAGE);	/* 4 KiB pages, as jtsc_spec_alloc() */
 		memset(mem, 0, size);
-		/* As jtsc_spec_collect() does with a new buffer. */
-		while (walk.pass < TSC_JITTER_WARMUP_PASSES)
-			tsc_jitter_fill(raw, BATCH, mem, &walk);
 	}
 
 	/* The startup test's estimate, of the first samples, or -c. */

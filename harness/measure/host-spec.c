@@ -3,8 +3,7 @@
  * host-spec - run the kernel's speculative TSC sampling loop on the host CPU.
  *
  * Compiles arch/x86/include/asm/tsc_jitter.h itself, not a copy, with what
- * it needs from the kernel supplied here: u8, u64, rdtsc(), barrier() and
- * BIT(). The buffer-size variants (harness/measure/lib.sh,
+ * it needs from the kernel supplied by tsc-jitter-user.h. The buffer-size variants (harness/measure/lib.sh,
  * build_spec_variant) compile a header made from it at build time that
  * differs in the one line defining TSC_JITTER_MEM_ORDER.
  *
@@ -16,22 +15,26 @@
  * and enabled), where this build has a plain ret. The file is built with
  * -mno-popcnt, so nothing else can stand in for the call.
  *
- * The buffer, TSC_JITTER_MEM_SIZE bytes, is zeroed as kvzalloc() leaves the
- * kernel's, and asked for with transparent huge pages (MADV_HUGEPAGE), since
- * kvmalloc() maps a buffer this size with 2 MiB pages where it can
- * (VM_ALLOW_HUGE_VMAP); "huge_kib" in the output says what the host gave.
+ * The buffer, TSC_JITTER_MEM_SIZE bytes, is zeroed as the kernel's
+ * jtsc_spec_alloc() leaves it (its own pages, not the shared zero page),
+ * with 4 KiB pages as there (MADV_NOHUGEPAGE); -w huge asks for
+ * transparent huge pages instead, to show what a huge mapping does to the
+ * walk. "huge_kib" in the output says what the host gave.
  *
  * Samples are taken as the kernel takes them: CHUNK (default 512, JTSC_BATCH)
  * at a time, each chunk one call of tsc_jitter_fill(). Writes N raw samples,
  * one byte each (the low byte of the TSC's advance over one pass), to FILE,
  * and prints "key value" lines: samples, ns_per_sample, ticks_per_sample
- * (mean TSC advance per sample, chunk overhead included), huge_kib.
+ * (mean TSC advance per sample, chunk overhead included), huge_kib, and
+ * the walk's DRAM loads: dram_page_loads_per_cycle (fewest and most per
+ * 4 KiB page), dram_8k_per_64ms (the most an aligned 8 KiB can get per
+ * 64 ms at this run's rate) and the same at one pass per 62.5 ns.
  *
  * -w popcount runs instead a loop that is NOT the kernel's: tsc_jitter_fill()
  * without the buffer access (read, popcount of the reading, read), to show
  * what the buffer adds.
  *
- * usage: host-spec [-n SAMPLES] [-c CHUNK] [-w buffer|popcount] FILE
+ * usage: host-spec [-n SAMPLES] [-c CHUNK] [-w buffer|popcount|warm|huge] FILE
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -40,26 +43,11 @@
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
-#include <x86intrin.h>
 
 typedef uint8_t u8;
 typedef uint64_t u64;
 
-#define barrier() __asm__ __volatile__("" : : : "memory")
-#define BIT(nr) (1UL << (nr))
-
-static inline u64 rdtsc(void)
-{
-	return __rdtsc();
-}
-
-/* arch/x86/lib/hweight.S; the prototype of include/linux/bitops.h */
-extern unsigned long __sw_hweight64(u64 w);
-
-#ifndef __always_inline
-#define __always_inline inline __attribute__((__always_inline__))
-#endif
-
+#include "tsc-jitter-user.h"
 #include <asm/tsc_jitter.h>
 
 /*
@@ -92,6 +80,32 @@ __attribute__((noinline)) void popcount_fill(u8 *samples, unsigned int n)
 	popcount_sink = chain;
 }
 
+/*
+ * The walk's DRAM accesses: loads per 4 KiB page of the buffer over one
+ * cycle of TSC_JITTER_LINES passes, counted with the header's own
+ * tsc_jitter_line(), and what that makes per 64 ms for an aligned 8 KiB of
+ * physical memory (two pages at most, wherever they sit) at this run's
+ * rate and at one pass per 62.5 ns.
+ */
+static void dram_count(double ns_per_pass)
+{
+	unsigned long pages = TSC_JITTER_MEM_SIZE >> 12, lo = ~0UL, hi = 0, i;
+	unsigned long *count = calloc(pages, sizeof(*count));
+
+	if (!count)
+		return;
+	for (i = 0; i < TSC_JITTER_LINES; i++)
+		count[tsc_jitter_line(i + TSC_JITTER_LINES) >> 6]++;
+	for (i = 0; i < pages; i++) {
+		lo = count[i] < lo ? count[i] : lo;
+		hi = count[i] > hi ? count[i] : hi;
+	}
+	printf("dram_page_loads_per_cycle %lu %lu\n", lo, hi);
+	printf("dram_8k_per_64ms %.0f\n", 2.0 * hi * 64e6 / ns_per_pass / TSC_JITTER_LINES);
+	printf("dram_8k_per_64ms_at_62.5ns %.0f\n", 2.0 * hi * 64e6 / 62.5 / TSC_JITTER_LINES);
+	free(count);
+}
+
 static double now_ns(void)
 {
 	struct timespec ts;
@@ -120,7 +134,7 @@ int main(int argc, char **argv)
 {
 	unsigned long n = 1000000, chunk = 512, i, k;
 	size_t align = 2UL << 20, size;
-	int popcount = 0, c;
+	int popcount = 0, warm = 0, huge = 0, c;
 	u64 tsc0, tsc1;
 	double t0, t1;
 	u8 *samples, *mem = NULL;
@@ -136,6 +150,10 @@ int main(int argc, char **argv)
 			popcount = 1;
 		else if (c == 'w' && !strcmp(optarg, "buffer"))
 			popcount = 0;
+		else if (c == 'w' && !strcmp(optarg, "warm"))
+			warm = 1;
+		else if (c == 'w' && !strcmp(optarg, "huge"))
+			huge = 1;
 		else
 			goto usage;
 	}
@@ -149,22 +167,21 @@ int main(int argc, char **argv)
 		mem = aligned_alloc(align, size);
 		if (!mem)
 			return 1;
-		madvise(mem, size, MADV_HUGEPAGE);
+		madvise(mem, size, huge ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
 		memset(mem, 0, size);
 	}
 	/*
-	 * Warm up caches, TLBs and the clock frequency; the buffer as the
-	 * kernel does (jtsc_spec_collect()): TSC_JITTER_WARMUP_PASSES passes
-	 * over it before the samples count.
+	 * The samples count from a new buffer's first pass, as in the kernel
+	 * (a pass finds its line flushed from the first pass on): with -w
+	 * warm, the first 200 chunks are taken and dropped first, to see
+	 * whether the first passes differ.
 	 */
-	for (i = 0; i < 200; i++) {
+	for (i = 0; warm && i < 200; i++) {
 		if (popcount)
 			popcount_fill(samples, chunk < n ? chunk : n);
 		else
 			spec_fill(samples, chunk < n ? chunk : n, mem, &walk);
 	}
-	while (!popcount && walk.pass < TSC_JITTER_WARMUP_PASSES)
-		spec_fill(samples, chunk < n ? chunk : n, mem, &walk);
 	t0 = now_ns();
 	tsc0 = rdtsc();
 	for (i = 0; i < n; i += k) {
@@ -188,10 +205,12 @@ int main(int argc, char **argv)
 	printf("ns_per_sample %.2f\n", (t1 - t0) / n);
 	printf("ticks_per_sample %.1f\n", (double)(tsc1 - tsc0) / n);
 	printf("huge_kib %ld\n", popcount ? 0L : huge_kib());
+	if (!popcount)
+		dram_count((t1 - t0) / n);
 	free(mem);
 	free(samples);
 	return 0;
 usage:
-	fprintf(stderr, "usage: host-spec [-n SAMPLES] [-c CHUNK] [-w buffer|popcount] FILE\n");
+	fprintf(stderr, "usage: host-spec [-n SAMPLES] [-c CHUNK] [-w buffer|popcount|warm|huge] FILE\n");
 	return 2;
 }

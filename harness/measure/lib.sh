@@ -7,6 +7,7 @@ RESULTS=${RESULTS:-$top/harness/measure/results}	# tests may point it elsewhere
 CFLAGS_TOOLS="-O2 -Wall -Wextra -Werror"
 
 HDR=$top/arch/x86/include/asm/tsc_jitter.h
+USER_H=$top/harness/measure/tsc-jitter-user.h	# its stand-ins in user space
 BASE_SRC=$top/build/base/linux-source-6.12	# the pristine base (make tree)
 # Buffer orders of the speculative loop's variants beside the kernel's own
 # (TSC_JITTER_MEM_ORDER of the header): 16 KiB, 256 KiB, 2 MiB, and 16 and
@@ -63,7 +64,7 @@ spec_order() { sed -n 's/^#[[:space:]]*define[[:space:]]\{1,\}TSC_JITTER_MEM_ORD
 build_spec_variant() {
 	if [ "$1" = "$(spec_order)" ]; then ln -sf host-spec "$M/host-spec-$1"; return 0; fi
 	_vd=$M/variant-$1
-	fresh "$M/host-spec-$1" "$top/harness/measure/host-spec.c" "$HDR" "$M/hweight.o" && return 0
+	fresh "$M/host-spec-$1" "$top/harness/measure/host-spec.c" "$HDR" "$USER_H" "$M/hweight.o" && return 0
 	mkdir -p "$_vd/asm"
 	sed 's/^\(#[[:space:]]*define[[:space:]]\{1,\}TSC_JITTER_MEM_ORDER[[:space:]]\{1,\}\)[0-9]\{1,\}/\1'"$1"'/' \
 		"$HDR" > "$_vd/asm/tsc_jitter.h"
@@ -84,7 +85,7 @@ CORE_CFLAGS="-I $top/harness/measure/include -I $top/include"
 build_health() {
 	build_hweight || return 1
 	# shellcheck disable=SC2086
-	fresh "$M/health-host" "$top/harness/measure/health-host.c" $CORE $CORE_HDRS "$HDR" \
+	fresh "$M/health-host" "$top/harness/measure/health-host.c" $CORE $CORE_HDRS "$HDR" "$USER_H" \
 		"$M/hweight.o" "$top/harness/measure/lib.sh" && return 0
 	# shellcheck disable=SC2086
 	gcc $CFLAGS_TOOLS -mno-popcnt $CORE_CFLAGS -idirafter "$top/arch/x86/include" \
@@ -97,6 +98,31 @@ build_ea_core() {
 	fresh "$M/ea-core" "$top/harness/measure/ea-core.c" $CORE $CORE_HDRS && return 0
 	# shellcheck disable=SC2086
 	gcc $CFLAGS_TOOLS $CORE_CFLAGS -o "$M/ea-core" "$top/harness/measure/ea-core.c" $CORE
+}
+
+# build_peer: $M/peer, jitter_tsc's core and block path beside the base
+# tree's crypto/jitterentropy.c compiled unchanged (-O0, as its Makefile
+# does; Kconfig defaults: 64 blocks of 32 bytes, oversampling 1), with
+# peer-jent.c for what jitterentropy-kcapi.c gives it (SHA3-256 from
+# OpenSSL's libcrypto)
+build_peer() {
+	_js=$BASE_SRC/crypto/jitterentropy.c
+	[ -r "$_js" ] || { echo "measure: no $_js (make tree unpacks the base)" >&2; return 1; }
+	build_hweight || return 1
+	[ -r /usr/include/openssl/evp.h ] || { apt-get update -qq && apt-get install -y -qq libssl-dev >/dev/null; }
+	_pd=$top/harness/measure
+	# shellcheck disable=SC2086
+	fresh "$M/peer" "$_pd/peer.c" "$_pd/peer-jent.c" "$_js" $CORE $CORE_HDRS "$HDR" "$USER_H" \
+		"$M/hweight.o" "$top/harness/measure/lib.sh" && return 0
+	mkdir -p "$M/peer.d"
+	gcc -O0 -w -I "$_pd/peer-include" -DCONFIG_CRYPTO_JITTERENTROPY_MEMORY_BLOCKS=64 \
+		-DCONFIG_CRYPTO_JITTERENTROPY_MEMORY_BLOCKSIZE=32 -DCONFIG_CRYPTO_JITTERENTROPY_OSR=1 \
+		-c -o "$M/peer.d/jitterentropy.o" "$_js" &&
+	gcc $CFLAGS_TOOLS -c -o "$M/peer.d/peer-jent.o" "$_pd/peer-jent.c" &&
+	# shellcheck disable=SC2086
+	gcc $CFLAGS_TOOLS -mno-popcnt $CORE_CFLAGS -idirafter "$top/arch/x86/include" -o "$M/peer" \
+		"$_pd/peer.c" $CORE "$M/peer.d/jitterentropy.o" "$M/peer.d/peer-jent.o" "$M/hweight.o" \
+		-lcrypto -lm
 }
 
 # build_tools [TOOL...]: build the tools named (default: ea_noniid,
@@ -113,7 +139,7 @@ build_tools() {
 		# the kernel's own loop: -mno-popcnt keeps the software popcount
 		host-spec)
 			build_hweight || return 1
-			fresh "$M/$t" "$src" "$HDR" "$M/hweight.o" ||
+			fresh "$M/$t" "$src" "$HDR" "$USER_H" "$M/hweight.o" ||
 				gcc $CFLAGS_TOOLS -mno-popcnt -idirafter "$top/arch/x86/include" \
 					-o "$M/$t" "$src" "$M/hweight.o" ;;
 		host-spec-variants)
@@ -123,6 +149,7 @@ build_tools() {
 			fresh "$M/$t" "$src" || gcc $CFLAGS_TOOLS -pthread -o "$M/$t" "$src" ;;
 		health-host) build_health ;;
 		ea-core) build_ea_core ;;
+		peer) build_peer ;;
 		*) echo "measure: no tool $t" >&2; return 1 ;;
 		esac || return 1
 	done

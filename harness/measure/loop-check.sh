@@ -1,8 +1,9 @@
 #!/bin/sh
 # loop-check.sh - check in the machine code that the speculative collector's
 # loop does what arch/x86/include/asm/tsc_jitter.h says: inside the loop, one
-# rdtsc, then the call of __sw_hweight64, then a load and a store of the same
-# byte (the buffer's read-modify-write), then back to that rdtsc. Checks both
+# rdtsc, ordered (lfence before it, or the kernel's rdtsc_ordered()
+# alternative), then the clflush of the next line, the call of
+# __sw_hweight64, the load of one byte of the buffer, and back to that rdtsc. Checks both
 # builds of the loop that run: jtsc_spec_fill() in the guest kernel's
 # crypto/jitter_tsc_kcapi.o and spec_fill() in the user-space tool host-spec.
 # Prints each loop (objdump -d, relocations folded in) and one verdict line
@@ -61,34 +62,36 @@ check() {
 			insn[++n] = line[i]
 		}
 		# the events of one pass, in program order
-		r = 0; c = 0; for (i = 1; i <= n; i++) {
+		r = 0; c = 0; f = 0; for (i = 1; i <= n; i++) {
 			split(insn[i], w, " "); op = w[2]; args = w[3]
 			if (op == "rdtsc") { r++; ri = i }
 			if (op ~ /^call/) { c++; if (insn[i] ~ /__sw_hweight64/) ci = i }
-			mem[i] = ""
-			# lea computes an address and touches no memory
-			if (op != "lea" && match(args, /-?(0x[0-9a-f]+)?\([^)]*\)/)) mem[i] = substr(args, RSTART, RLENGTH)
-			# a store: the memory operand is the destination (the last one)
-			st[i] = mem[i] != "" && substr(args, length(args) - length(mem[i]) + 1) == mem[i]
-			ld[i] = mem[i] != "" && (!st[i] || op ~ /^(add|sub|inc|dec|xor|or|and)/)
+			if (op == "clflush") { f++; fi = i }
+			# the buffer load: one byte, not from the stack
+			ld[i] = op ~ /^movzb/ && args ~ /\(/ && args !~ /%rsp/
 		}
-		if (r != 1 || c != 1 || !ci) {
-			printf "VERDICT %d rdtsc and %d calls in the loop (want 1 and 1, the call __sw_hweight64)\n", r, c
+		if (r != 1 || c != 1 || f != 1 || !ci) {
+			printf "VERDICT %d rdtsc, %d calls, %d clflush in the loop (want 1, 1 (__sw_hweight64), 1)\n", r, c, f
 			exit
 		}
-		# walk one pass from the rdtsc: the call, then a load and a store
-		# of the same byte, then back to the rdtsc
+		# the closing read is ordered: lfence right before it (user
+		# space), or an alternative whose padding the kernel patches
+		# (lfence; rdtsc or rdtscp, checked in .altinstr_replacement)
+		split(insn[ri - 1], w, " "); split(insn[ri + 1], x, " ")
+		ord = w[2] == "lfence" ? "lfence" : x[2] == "nop" ? "alternative" : ""
+		if (ord == "") { print "VERDICT the rdtsc is not ordered after the load"; exit }
+		# walk one pass from the rdtsc: clflush, call, load, back to it
 		state = 0
 		for (k = 1; k < n; k++) {
 			i = (ri - 1 + k) % n + 1
-			if (i == ci && state == 0) state = 1
-			else if (state == 1 && ld[i] && mem[i] != "") { state = 2; lm = mem[i]; li = i }
-			if (state == 2 && st[i] && mem[i] == lm && (i != li || ld[i])) { state = 3; break }
+			if (i == fi && state == 0) state = 1
+			else if (i == ci && state == 1) state = 2
+			else if (ld[i] && state == 2) { state = 3; lm = insn[i]; sub(/^[^ ]* [^ ]* /, "", lm) }
 		}
 		if (state == 3)
-			print "VERDICT ok: rdtsc, call __sw_hweight64, load " lm ", store " lm ", rdtsc"
+			print "VERDICT ok: rdtsc (" ord "), clflush, call __sw_hweight64, load " lm ", rdtsc"
 		else
-			print "VERDICT wrong order (reached step " state " of: call, load, store of that byte, rdtsc)"
+			print "VERDICT wrong order (reached step " state " of: clflush, call, byte load, rdtsc)"
 	}' > "$out/loop.tmp"
 	grep -v '^VERDICT' "$out/loop.tmp"
 	v=$(sed -n 's/^VERDICT //p' "$out/loop.tmp")
@@ -103,6 +106,11 @@ if [ ! -r "$obj" ]; then
 else
 	[ "$obj" -nt "$HDR" ] || echo "loop-check: warning: $obj is older than ${HDR#"$top"/} (make kernel)"
 	check "guest kernel" "$obj" jtsc_spec_fill
+	alt=$(objdump -d -j .altinstr_replacement "$obj" 2>/dev/null | awk '$NF == "lfence" || $NF == "rdtsc" || $NF == "rdtscp" { printf "%s ", $NF }')
+	case $alt in
+	*"lfence rdtsc"*) echo "guest kernel: the rdtsc's alternatives: $alt" ;;
+	*) echo "loop-check: guest kernel: no lfence; rdtsc in .altinstr_replacement"; fails=$((fails + 1)) ;;
+	esac
 	hw=$(dirname "$obj")/../arch/x86/lib/hweight.o
 	[ -r "$hw" ] && echo "guest kernel: __sw_hweight64 returns by: $(body "$hw" __sw_hweight64 | tail -1 | cut -d' ' -f2-)"
 fi

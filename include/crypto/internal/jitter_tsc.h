@@ -41,12 +41,10 @@ enum jtsc_source {
  * @mem: JTSC_SPEC_MEM_SIZE bytes, zeroed when allocated; NULL while none
  *	is held
  * @pass: passes the walk has made over @mem since it was allocated
- * @chain: the sum of the bytes they loaded (struct tsc_jitter_walk)
  */
 struct jtsc_buf {
 	u8 *mem;
 	u64 pass;
-	u64 chain;
 };
 
 /**
