@@ -135,11 +135,12 @@ static bool jtsc_spec_usable(void)
  * kvmalloc() may pick: each page then lands somewhere else in DRAM for
  * each new buffer, and so do the banks and rows that the walk visits one
  * after another. Within a huge page they would be the same every time,
- * and a fixed part of each pass's time with them.
+ * and a fixed part of each pass's time with them. It is not zeroed: the
+ * loop only loads from it and discards what it loads.
  */
 static u8 *jtsc_spec_alloc(void)
 {
-	return __vmalloc(TSC_JITTER_MEM_SIZE, GFP_KERNEL_ACCOUNT | __GFP_ZERO);
+	return __vmalloc(TSC_JITTER_MEM_SIZE, GFP_KERNEL_ACCOUNT);
 }
 
 /* Out of line, so that the loop can be found in the object's machine code. */
@@ -718,7 +719,7 @@ static void jtsc_free_buf(struct jtsc_rng *rng)
 	/* Read locklessly by jtsc_shrink_count(). */
 	WRITE_ONCE(rng->buf.mem, NULL);
 	rng->buf.pass = 0;
-	kvfree(mem);
+	vfree(mem);
 }
 
 /**
@@ -1688,7 +1689,7 @@ static int jtsc_raw_release(struct inode *inode, struct file *file)
 	struct jtsc_raw_file *f = file->private_data;
 
 	mutex_destroy(&f->lock);
-	kvfree(f->buf.mem);
+	vfree(f->buf.mem);
 	kfree(f);
 	return 0;
 }

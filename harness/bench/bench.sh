@@ -21,7 +21,10 @@
 #     samples and the credit it picks, and the throughput ceiling that the
 #     collector's rate and the guest's credit set;
 #   - the machine code of the speculative loop, kernel and user space, in the
-#     order the header describes (harness/measure/loop-check.sh);
+#     order the header describes (harness/measure/loop-check.sh), and the walk
+#     run twice (cross-run.sh);
+#   - natively, jitter_tsc's loop, core and block path beside Linux 6.12's
+#     jitterentropy compiled unchanged (peer.c), quiet and loaded;
 #   - memory held by jitter_tsc (its vmalloc areas in /proc/vmallocinfo, and
 #     /proc/meminfo's VmallocUsed and Slab) right after boot, while two AF_ALG
 #     readers read and 10 s after they closed their sockets (one guest,
@@ -61,6 +64,21 @@ HOST_SPEC_RUNS=1 HOST_VARIANT_RUNS=1 HOST_VARIANTS=$hv "$top/harness/measure/hos
 loops=$(sed -n 's/^loop-check: \(guest kernel\|user space\): \(ok\).*/\1 \2/p; s/^loop-check: \(guest kernel\|user space\): /\1 NOT: /p' \
 	"$out/loops.txt" | paste -sd ';' - | sed 's/;/, /')
 [ -n "$loops" ] || loops="loop-check failed: $(tail -1 "$out/loops.txt")"
+"$top/harness/measure/cross-run.sh" > "$out/cross-run.txt" 2>&1 || :
+
+# ---- 1b. natively, beside Linux 6.12's jitterentropy (harness/measure/peer.c:
+# the base's jitterentropy.c compiled unchanged, our core and block path),
+# alternating in one run on one CPU, quiet and loaded, under the build lock
+step "host: jitter_tsc beside jitterentropy 6.12, natively, quiet and loaded"
+build_tools peer
+(
+	exec 9> "$BUILD_LOCK"; flock 9
+	trap load_stop EXIT
+	idle_wait
+	"$M/peer" -r "${BENCH_PEER_ROUNDS:-7}" -b 64 -c 0 > "$out/peer-quiet.txt"
+	load_start
+	"$M/peer" -r "${BENCH_PEER_ROUNDS:-7}" -b 64 -c 0 > "$out/peer-loaded.txt"
+) || echo "bench: peer failed" >&2
 
 # ---- 2. boots (a boot where jitter_tsc did not register is counted apart): getrandom wait and "crng init done", stock vs jitter_tsc
 "$top/harness/guest/mkinitramfs.sh" "$out/initramfs.cpio" || exit 1
@@ -300,6 +318,31 @@ est_ms=$([ -s "$top/out/measure/host/quiet-spec.bin" ] && "$M/ea-core" -n 12288 
 un=$(grep -c '^jtsc-unregistered' "$out/boots.txt")
 [ "$un" = 0 ] || echo "  ($un jitter_tsc boot(s) left out: the collector check disabled jitter_tsc, see out/bench/boot-jtsc-*.log)"
 echo
+# peer COND LABEL: "median (min - max)" of a line of peer's summary
+peer() { awk -v l="$2" 'index($0, l) == 3 { v = $0; sub(/.*  +/, "", v); sub(l, "", $0)
+	n = split($0, f, " "); print f[n - 3], f[n - 2], f[n - 1], f[n] }' "$out/peer-$1.txt"; }
+prow() { printf '  %-34s %20s %20s\n' "$1" "$(peer quiet "$2" | awk '{ print $1, $2 $3 $4 }')" \
+	"$(peer loaded "$2" | awk '{ print $1, $2 $3 $4 }')"; }
+printf '%-36s %20s %20s\n' "Natively, host CPU, CPU time of one" "quiet" "loaded"
+printf '%-36s %20s %20s\n' "  thread: median (min-max) of ${BENCH_PEER_ROUNDS:-7} rounds" "" ""
+prow "credited bits/us, jitterentropy" "jitterentropy credited bits/us"
+prow "                  jitter_tsc" "jitter_tsc credited bits/us"
+prow "output kB/s, jitterentropy" "jitterentropy output kB/s"
+prow "             jitter_tsc" "jitter_tsc output kB/s"
+prow "cold instance to 32 B, ms, jent" "jitterentropy cold to 32 B, ms"
+prow "                     jitter_tsc" "jitter_tsc cold to 32 B, ms"
+prow "jitter_tsc / jitterentropy bits/us" "jitter_tsc / jitterentropy bits/us"
+echo "  harness/measure/peer.c (make measure runs it too): Linux 6.12's crypto/jitterentropy.c"
+echo "  compiled unchanged (-O0, 64 x 32-byte memory, oversampling 1, SHA3-256 from OpenSSL),"
+echo "  a cold instance as the kernel makes one (jent_entropy_init(), collector alloc, 32 bytes),"
+echo "  then 64 blocks; beside it this series' loop and core as built into the kernel and its"
+echo "  block path (buffer, startup test and estimate, health tests, fold, SHA-256 over 2 x 256"
+echo "  credited bits), the two alternating on CPU 0. jitterentropy's credit is its claim,"
+echo "  256 bits per 32-byte block; jitter_tsc's, the credit of the words each block hashes."
+echo "  Cross-run (the walk run twice, cross-run.sh): $(awk '/^same_pass/ { printf "same pass %s vs chance %s (x%s); ", $2, $4, $6 }
+	/^slow_pass/ { printf "slow pass x%s; ", $6 } /^guess/ { printf "a guess given the other run: %s bit less", $7 }' "$out/cross-run.txt")."
+echo "  DRAM loads per 64 ms on one 8 KiB at the rate measured: $(awk '$1 == "dram_8k_per_64ms" { print $2 }' "$out/cross-run.txt") (bound 1000)."
+echo
 printf '%-44s %14s %14s\n' "AF_ALG throughput, TCG guest ${mg:-?} of $guests" "bytes/s" "vs jent"
 printf '%-44s %14s %14s\n' "  jitter_tsc (active collector: ${active:-?})" "$(fmt "$t_j")" "$(ratio "$t_j" "$t_e")"
 printf '%-44s %14s %14s\n' "  jitterentropy_rng" "$(fmt "$t_e")" "1.0x"
@@ -396,8 +439,8 @@ runs() { r "$1.samples" | sed 's/ run(s), lowest kept/ runs/'; }
 echo "  Host: $(r host.cpu); samples: spec $(runs host.spec) quiet, $(runs host_loaded.spec) loaded,"
 echo "  $(r guest.spec.samples) guest; timer $(runs host.timer) quiet, $(runs host_loaded.timer) loaded, $(r guest.timer.samples) guest."
 echo "  Every machine and run so far: harness/measure/margin-results (check-margin.py in make check)."
-echo "  Machine code of the speculative loop (loop-check.sh: rdtsc, call __sw_hweight64, load and"
-echo "  store of one byte, rdtsc): $loops."
+echo "  Machine code of the speculative loop (loop-check.sh: rdtsc ordered, clflush, call"
+echo "  __sw_hweight64, load of one byte, rdtsc): $loops."
 # the health tests over recorded samples (false-alarms.sh) and boots (soak.sh)
 fa() { r "$1.false_alarms" | awk '{ n = $6; if (n ~ /^10*$/) n = "10^" length(n) - 1
 	if ($1 != "") printf "%s/%s of %s", $1, $3, n; else printf "n/a" }'; }

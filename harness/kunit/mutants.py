@@ -189,8 +189,8 @@ MUTANTS = [
         'what': 'a parked instance forgets its buffer without freeing it',
         'cases': ['jtsc_buffer_lifetime_test'],
         'file': KCAPI,
-        'old': '\trng->buf.chain = 0;\n\tkvfree(mem);\n',
-        'new': '\trng->buf.chain = 0;\n\t(void)mem;\n',
+        'old': '\trng->buf.pass = 0;\n\tvfree(mem);\n',
+        'new': '\trng->buf.pass = 0;\n\t(void)mem;\n',
     },
     {
         'name': 'park-keeps-pool',

@@ -39,7 +39,7 @@ help and the code comments:
             plus -ENOENT (crypto API lookup); its code examples' comments
             name the same;
   counts    counts and sizes quoted: startup test samples, batch, samples
-            per word, buffer size, warm-up passes, idle seconds, fresh and
+            per word, buffer size, the walk's cycle and loads per page, idle seconds, fresh and
             block credit, shards, startup tests at boot, counter check reads;
   calls     "X calls Y"-style claims, extracted from the prose and a fixed
             list: Y appears in the body of X; random.c's exports that the
@@ -441,12 +441,16 @@ COUNTS = [
     ("counter check batch", r"fastest batch of (\d+)", K["JTSC_VERIFY_BATCH_READS"]),
     ("samples per word, lowest", r"\b(\d+) to \d+(?:, eight to each| to a word)", spw[0]),
     ("samples per word, highest", r"\b\d+ to (\d+)(?:, eight to each| to a word)", spw[-1]),
-    ("buffer MiB", r"(\d+) MiB (?:buffer|of ``kvzalloc)", mem >> 20),
-    ("buffer MiB", r"(?:buffer|``kvzalloc\(\)``), (\d+) MiB", mem >> 20),
+    ("buffer MiB", r"(\d+) MiB (?:buffer|of ``__vmalloc)", mem >> 20),
+    ("buffer MiB", r"(?:buffer|``__vmalloc\(\)``), (\d+) MiB", mem >> 20),
     ("buffer MiB", r"fixed at (\d+) MiB", mem >> 20),
     ("buffer MiB", r"\d+ x \(?(\d+) MiB", mem >> 20),
-    ("warm-up passes", r"\((\d+) passes\)", K["TSC_JITTER_WARMUP_PASSES"]),
-    ("warm-up line", r"(?:once|one) per (\d+)-byte line", mem // K["TSC_JITTER_WARMUP_PASSES"]),
+    ("walk cycle", r"cycle of (\d+) passes", K["TSC_JITTER_LINES"]),
+    ("walk cycle", r"cycle of 2\^(\d+) passes", K["TSC_JITTER_LINE_BITS"]),
+    ("loads per page", r"page of the buffer is loaded (\d+) times", K["TSC_JITTER_LINES"] * 4096 // mem),
+    ("loads per page", r"pages, each loaded (\d+) times", K["TSC_JITTER_LINES"] * 4096 // mem),
+    ("loads per 8 KiB", r"at most (\d+)\s+loads per cycle", 2 * K["TSC_JITTER_LINES"] * 4096 // mem),
+    ("line size", r"(\d+)-byte line", mem // K["TSC_JITTER_LINES"]),
     ("idle seconds", r"(\d+) to \d+ seconds", K["JTSC_IDLE_SECS"]),
     ("idle seconds", r"\d+ to (\d+) seconds", 2 * K["JTSC_IDLE_SECS"]),
     ("fresh credit", r"at least (\d+) (?:of them|credited bits from samples)",
@@ -489,7 +493,6 @@ PAIRS = [
     ("jtsc_setup", "register_random_vmfork_notifier"),
     ("jtsc_group_init", "jtsc_counter_check"),
     ("jtsc_spec_collect", "jtsc_spec_usable"),
-    ("jtsc_spec_usable", "check_tsc_unstable"),
     ("jtsc_spec_usable", "boot_cpu_has"),
     ("jtsc_spec_fill", "tsc_jitter_fill"),
     ("jtsc_collect", "migrate_disable"),
@@ -499,7 +502,11 @@ PAIRS = [
     ("jtsc_rng_generate", "jtsc_credit"),
     ("jtsc_rng_generate", "mutex_lock_killable"),
     ("jtsc_crng_ready_fn", "jtsc_park"),
-    ("jtsc_start", "kvzalloc"),
+    ("jtsc_start", "jtsc_spec_alloc"),
+    ("jtsc_spec_alloc", "__vmalloc"),
+    ("tsc_jitter_fill", "rdtsc_ordered"),
+    ("tsc_jitter_fill", "clflush"),
+    ("tsc_jitter_fill", "tsc_jitter_line"),
     ("jtsc_verify", "kvfree_sensitive"),
     ("jtsc_park", "jtsc_free_buf"),
     ("jtsc_timer_collect", "timer_shutdown_sync"),

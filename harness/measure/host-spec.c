@@ -15,9 +15,10 @@
  * and enabled), where this build has a plain ret. The file is built with
  * -mno-popcnt, so nothing else can stand in for the call.
  *
- * The buffer, TSC_JITTER_MEM_SIZE bytes, is zeroed as the kernel's
- * jtsc_spec_alloc() leaves it (its own pages, not the shared zero page),
- * with 4 KiB pages as there (MADV_NOHUGEPAGE); -w huge asks for
+ * The buffer, TSC_JITTER_MEM_SIZE bytes, is zeroed (to get pages of its
+ * own, not the shared zero page; the kernel's jtsc_spec_alloc() does not
+ * zero it, but init_on_alloc=1 does, which leaves its lines dirty in the
+ * caches as here), with 4 KiB pages as there (MADV_NOHUGEPAGE); -w huge asks for
  * transparent huge pages instead, to show what a huge mapping does to the
  * walk. "huge_kib" in the output says what the host gave.
  *

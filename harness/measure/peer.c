@@ -75,6 +75,8 @@ struct run {
 	double steady_us;	/* the BLOCKS blocks after it */
 	double credit_bits;	/* credited in those blocks */
 	double startup_h;	/* jitter_tsc: the startup estimate */
+	double part_ms[5];	/* jitter_tsc: the cold start's parts */
+	double loop_share;	/* jitter_tsc: of the steady time, in the loop */
 	unsigned int step_credit;	/* jitter_tsc: credit per sample, 1/256 bit */
 };
 
@@ -126,13 +128,18 @@ static void tsc_release(struct tsc_inst *t)
 	t->pending = held;
 }
 
+/* CPU time in the loop, and in the rest of the block path, since reset */
+static double loop_us;
+
 /* jtsc_add_words() of one batch; -1 on a health-test failure */
 static int tsc_add_words(struct tsc_inst *t)
 {
 	unsigned int per = t->h.params->samples_per_word, i, w;
 	enum jtsc_health_result res = JTSC_HEALTH_OK;
+	double t0 = cpu_us();
 
 	tsc_jitter_fill(t->raw, BATCH, t->mem, &t->walk);
+	loop_us += cpu_us() - t0;
 	for (w = 0; w < BATCH; w += per) {
 		for (i = w; i < w + per; i++)
 			res |= jtsc_health_sample(&t->h, t->raw[i]);
@@ -177,13 +184,17 @@ static int tsc_round(unsigned int blocks, struct run *r)
 	unsigned char out[BLOCK];
 	struct jtsc_estimate e;
 	struct tsc_inst *t;
-	double t0, t1, credit = 0;
+	double t0, t1, tp, tq, credit = 0;
 	unsigned int i, at;
 	u8 *samples;
 	long c;
 	int step;
 
+/* the CPU time since the last PART(), as part @i of the cold start */
+#define PART(i) do { tq = cpu_us(); r->part_ms[i] = (tq - tp) / 1e3; tp = tq; } while (0)
+
 	t0 = cpu_us();
+	tp = t0;
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return -1;
@@ -195,9 +206,12 @@ static int tsc_round(unsigned int blocks, struct run *r)
 		return -1;
 	madvise(t->mem, TSC_JITTER_MEM_SIZE, MADV_NOHUGEPAGE);
 	memset(t->mem, 0, TSC_JITTER_MEM_SIZE);
+	PART(0);
 	for (at = 0; at < JTSC_STARTUP_SAMPLES; at += BATCH)
 		tsc_jitter_fill(samples + at, BATCH, t->mem, &t->walk);
+	PART(1);
 	jtsc_estimate_samples(samples, JTSC_STARTUP_SAMPLES, samples + JTSC_STARTUP_SAMPLES, &e);
+	PART(2);
 	step = jtsc_ladder_pick(&e, JTSC_EST_MARGIN);
 	if (step < 0) {
 		fprintf(stderr, "peer: jitter_tsc's startup estimate %.3f is below the floor\n",
@@ -208,12 +222,15 @@ static int tsc_round(unsigned int blocks, struct run *r)
 	for (i = 0; i < JTSC_STARTUP_SAMPLES; i++)
 		res |= jtsc_health_sample(&t->h, samples[i]);
 	free(samples);
+	PART(3);
 	if (res || tsc_block(t, out) < 0)
 		return -1;
+	PART(4);
 	t1 = cpu_us();
 	r->first_us = t1 - t0;
 	r->startup_h = (double)e.h_min / JTSC_EST_ONE;
 	r->step_credit = jtsc_ladder[step].credit;
+	loop_us = 0;
 	for (i = 0; i < blocks; i++) {
 		c = tsc_block(t, out);
 		if (c < 0)
@@ -222,6 +239,7 @@ static int tsc_round(unsigned int blocks, struct run *r)
 	}
 	r->steady_us = cpu_us() - t1;
 	r->credit_bits = credit;
+	r->loop_share = loop_us / r->steady_us;
 	munmap(t->mem, TSC_JITTER_MEM_SIZE);
 	free(t);
 	return 0;
@@ -247,7 +265,7 @@ int main(int argc, char **argv)
 {
 	unsigned int rounds = 5, blocks = 64, i, k;
 	struct run jr, tr;
-	double *v[7], med, lo, hi;
+	double *v[7], *parts[5], *rest, med, lo, hi;
 	cpu_set_t set;
 	int c, cpu = -1;
 	static const char *const label[] = {
@@ -280,6 +298,14 @@ int main(int argc, char **argv)
 		if (!v[k])
 			return 1;
 	}
+	for (k = 0; k < 5; k++) {
+		parts[k] = calloc(rounds, sizeof(double));
+		if (!parts[k])
+			return 1;
+	}
+	rest = calloc(rounds, sizeof(double));
+	if (!rest)
+		return 1;
 	printf("%-5s %-13s %12s %12s %12s %9s %s\n", "round", "rng", "bits/us", "kB/s",
 	       "cold 32 B ms", "startup", "credit/256");
 	for (i = 0; i < rounds; i++) {
@@ -294,6 +320,9 @@ int main(int argc, char **argv)
 		v[4][i] = jr.first_us / 1e3;
 		v[5][i] = tr.first_us / 1e3;
 		v[6][i] = v[1][i] / v[0][i];
+		for (k = 0; k < 5; k++)
+			parts[k][i] = tr.part_ms[k];
+		rest[i] = (1 - tr.loop_share) / tr.loop_share;
 		printf("%-5u %-13s %12.3f %12.1f %12.2f %9s %s\n", i + 1, "jitterentropy",
 		       v[0][i], v[2][i], v[4][i], "-", "-");
 		printf("%-5u %-13s %12.3f %12.1f %12.2f %9.3f %u\n", i + 1, "jitter_tsc",
@@ -306,6 +335,18 @@ int main(int argc, char **argv)
 		stats(v[k], rounds, &med, &lo, &hi);
 		printf("  %-36s %10.3f  (%.3f - %.3f)\n", label[k], med, lo, hi);
 	}
+	printf("  jitter_tsc's cold start, ms (median):");
+	for (k = 0; k < 5; k++) {
+		static const char *const part[] = {
+			"buffer", "startup samples", "estimate", "health tests", "first block",
+		};
+
+		stats(parts[k], rounds, &med, &lo, &hi);
+		printf(" %s %.2f%s", part[k], med, k < 4 ? "," : "\n");
+	}
+	stats(rest, rounds, &med, &lo, &hi);
+	printf("  jitter_tsc's health tests, fold and hash over its loop, steady: %.1f%% (%.1f - %.1f)\n",
+	       100 * med, 100 * lo, 100 * hi);
 	stats(v[6], rounds, &med, &lo, &hi);
 	printf("jitter_tsc / jitterentropy credited bits per microsecond: %.2f\n", med);
 	return 0;

@@ -83,9 +83,9 @@ static __always_inline unsigned long tsc_jitter_line(u64 pass)
  * @samples: where to store them, one per byte
  * @n: number of samples
  * @mem: a buffer of TSC_JITTER_MEM_SIZE bytes backed by pages of its own
- *	(zeroed, not the shared zero page), owned by the caller
- * @walk: where the walk of @mem stands, zeroed with it; advanced by @n
- *	passes
+ *	(not the shared zero page), owned by the caller; only loaded from
+ * @walk: where the walk of @mem stands, zeroed when @mem was allocated;
+ *	advanced by @n passes
  *
  * Sample i is the low byte of the TSC's advance from the read of pass i to
  * the read of pass i + 1. A pass loads its line, then reads the TSC after
