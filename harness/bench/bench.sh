@@ -252,11 +252,10 @@ size_on=$(objsize "$kobj"); size_off=$(objsize "$nodbg")
 cc_ver=$(gcc -dumpfullversion 2>/dev/null)
 
 # ---- 8. the table
-# The commit measured; "-dirty" only for changes other than this script's own
-# outputs (README.md, harness/bench/latest.txt, harness/measure/results).
+# The commit measured; "-dirty" when the kernel code (what the figures are
+# of) differs from it: readme-table.sh check then fails in make check.
 rev=$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)
-git -C "$top" diff --quiet HEAD -- . ':!README.md' ':!harness/bench/latest.txt' \
-	':!harness/measure/results' 2>/dev/null || rev=$rev-dirty
+git -C "$top" diff --quiet HEAD -- arch crypto drivers include lib 2>/dev/null || rev=$rev-dirty
 r() { awk -v k="$1" '$1==k{$1=""; sub(/^ /,""); print; exit}' "$RESULTS"; }
 params=$(python3 "$top/harness/measure/check-cutoffs.py" --params 2>/dev/null)
 oversample=$(echo "$params" | awk '$1=="oversample"{print $2}')
