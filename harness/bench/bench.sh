@@ -320,8 +320,9 @@ echo
 # peer COND LABEL: "median (min - max)" of a line of peer's summary
 peer() { awk -v l="$2" 'index($0, l) == 3 { v = $0; sub(/.*  +/, "", v); sub(l, "", $0)
 	n = split($0, f, " "); print f[n - 3], f[n - 2], f[n - 1], f[n] }' "$out/peer-$1.txt"; }
-prow() { printf '  %-34s %20s %20s\n' "$1" "$(peer quiet "$2" | awk '{ print $1, $2 $3 $4 }')" \
-	"$(peer loaded "$2" | awk '{ print $1, $2 $3 $4 }')"; }
+# three significant digits: "median (min-max)"
+pfmt() { awk '{ gsub(/[()]/, ""); if (NF == 4) printf "%.3g (%.3g-%.3g)", $1, $2, $4 }'; }
+prow() { printf '  %-34s %20s %20s\n' "$1" "$(peer quiet "$2" | pfmt)" "$(peer loaded "$2" | pfmt)"; }
 printf '%-36s %20s %20s\n' "Natively, host CPU, CPU time of one" "quiet" "loaded"
 printf '%-36s %20s %20s\n' "  thread: median (min-max) of ${BENCH_PEER_ROUNDS:-7} rounds" "" ""
 prow "credited bits/us, jitterentropy" "jitterentropy credited bits/us"

@@ -17,9 +17,10 @@ grep -q '^<!-- bench:begin -->$' "$readme" && grep -q '^<!-- bench:end -->$' "$r
 tmp=$(mktemp) sum=$(mktemp); trap 'rm -f "$tmp" "$sum"' EXIT
 # the summary: the first four lines, then the first rows of three sections
 awk 'NR <= 4 { print; next }
-	/^$/ { if (keep) print ""; keep = 0; next }
-	/^Boot \(/ { keep = 9 } /^Natively/ { keep = 20 } /^AF_ALG throughput/ { keep = 6 }
-	keep > 0 { print; keep-- }' "$latest" > "$sum"
+	/^$/ || /^  harness\// { keep = 0; next }
+	/^Boot \(/ { keep = 8 } /^Natively/ { keep = 9 } /^AF_ALG throughput/ { keep = 4 }
+	/^(Boot \(|Natively|AF_ALG throughput)/ { print "" }
+	keep > 0 { sub(/ +$/, ""); print; keep-- }' "$latest" > "$sum"
 awk -v f="$sum" '
 	/^<!-- bench:end -->$/ { skip = 0 }
 	skip { next }
