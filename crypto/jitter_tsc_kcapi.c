@@ -55,15 +55,15 @@
  * hibernation; random.c's once the crng is ready, and it is only set up
  * at boot with CONFIG_CRYPTO_JITTER_TSC_SEED and the crng not ready then.
  *
- * The entropy claim, in one paragraph: every startup test (at boot, when a
- * shard starts, after a failover and after an intermittent failure)
- * estimates the min-entropy of its own JTSC_STARTUP_SAMPLES raw samples
- * with SP 800-90B non-IID estimators, and credits each raw sample the
- * highest step of the core's ladder at or below that estimate divided by
- * the collector's margin (JTSC_EST_MARGIN, JTSC_EST_MARGIN_TIMER), never
- * above the lowest step any instance found for that collector before; an
- * estimate under the margin times the ladder's floor refuses the
- * collector. Raw samples only count once every health test at that
+ * The entropy claim, in one paragraph: the first startup test of a
+ * collector in a machine generation (boot, then each VM fork, suspend or
+ * hibernation) estimates the min-entropy of its own JTSC_STARTUP_SAMPLES
+ * raw samples with SP 800-90B non-IID estimators, and credits each raw
+ * sample the highest step of the core's ladder at or below that estimate
+ * divided by the collector's margin (JTSC_EST_MARGIN,
+ * JTSC_EST_MARGIN_TIMER), for every instance and every later startup test
+ * of that generation; an estimate under the margin times the ladder's
+ * floor refuses the collector. Raw samples only count once every health test at that
  * step's cutoffs has passed over the whole predictor window they
  * belong to, and not while a run they are part of is still going; a
  * failure discards everything not yet handed out. Credit is counted in
@@ -131,12 +131,11 @@ static bool jtsc_spec_usable(void)
 }
 
 /*
- * The buffer is mapped with 4 KiB pages, never with the huge mapping
- * kvmalloc() may pick: each page then lands somewhere else in DRAM for
- * each new buffer, and so do the banks and rows that the walk visits one
- * after another. Within a huge page they would be the same every time,
- * and a fixed part of each pass's time with them. It is not zeroed: the
- * loop only loads from it and discards what it loads.
+ * The buffer is mapped with 4 KiB pages, not with the huge mapping
+ * kvmalloc() may pick: no high-order allocation that any reader could make
+ * the kernel compact memory for, and each page lands elsewhere in DRAM for
+ * each new buffer. It is not zeroed: the loop only loads from it and
+ * discards what it loads.
  */
 static u8 *jtsc_spec_alloc(void)
 {
@@ -284,8 +283,7 @@ EXPORT_SYMBOL_IF_KUNIT(jtsc_read_counter);
  * from a new buffer's first pass on.
  *
  * Context: Any context, on one CPU.
- * Return: 0, or -ENODEV where there is no speculative collector or the
- * TSC is no longer fit for it.
+ * Return: 0, or -ENODEV where there is no speculative collector (no TSC).
  */
 VISIBLE_IF_KUNIT int jtsc_spec_collect(u8 *samples, unsigned int n, struct jtsc_buf *buf)
 {
@@ -591,23 +589,38 @@ static u64 jtsc_est_thousandths(u64 h)
 }
 
 /*
- * Take the ladder step @step for @src on @rng, or a lower one if another
- * instance's estimate of @src was lower: a later, lower estimate lowers
- * the credit of every startup test that follows, a higher one never
- * raises it. One line is logged each time the group's step goes down,
- * the first time included.
+ * The credit of @src in @g for this machine generation: the step the first
+ * startup test of the generation estimated, or -1 before it. Set once: an
+ * estimate of later startup tests, which any reader can make the kernel
+ * run by opening and closing sockets, would be one more draw from the
+ * estimator's spread, and taking the lowest of them would let a reader
+ * wind every reader's credit down. A VM fork, a suspend or a hibernation
+ * (jtsc_generation) starts a new generation, which estimates again.
+ */
+static int jtsc_group_step(struct jtsc_group *g, enum jtsc_source src)
+{
+	int gen = atomic_read(&jtsc_generation), old = atomic_read(&g->generation);
+	unsigned int i;
+
+	if (old != gen && atomic_try_cmpxchg(&g->generation, &old, gen))
+		for (i = 0; i < JTSC_NR_SOURCES; i++)
+			atomic_set(&g->step[i], jtsc_ladder_steps);
+	i = atomic_read(&g->step[src]);
+	return i < jtsc_ladder_steps ? i : -1;
+}
+
+/*
+ * Set the step of @src in @rng's group from the estimate @e of the first
+ * startup test of the generation, logging it; an instance that estimated
+ * at the same time keeps the one set first.
  */
 static unsigned int jtsc_take_step(struct jtsc_rng *rng, enum jtsc_source src, int step,
 				   const struct jtsc_estimate *e)
 {
-	atomic_t *lowest = &rng->group->step[src];
-	int old = atomic_read(lowest);
+	int unset = jtsc_ladder_steps;
 
-	do {
-		if (old <= step)
-			return old;
-	} while (!atomic_try_cmpxchg(lowest, &old, step));
-
+	if (!atomic_try_cmpxchg(&rng->group->step[src], &unset, step))
+		return unset;
 	pr_info("%s collector: %llu.%03llu bit per sample (%s, %u samples), credit %u/256 bit, buffer %u KiB, cache %u KiB\n",
 		jtsc_collectors[src].name, jtsc_est_bits(e->h_min), jtsc_est_thousandths(e->h_min),
 		jtsc_estimator_name[e->which], e->samples, jtsc_ladder[step].credit,
@@ -617,51 +630,56 @@ static unsigned int jtsc_take_step(struct jtsc_rng *rng, enum jtsc_source src, i
 }
 
 /*
- * The startup test of @src on @rng. JTSC_STARTUP_SAMPLES fresh samples are
- * estimated (crypto/jitter_tsc_estimate.c), the ladder step the estimate
- * allows is taken (jtsc_ladder_pick(), jtsc_take_step()), and the same
- * samples then run through the health tests at that step's cutoffs, which
- * is SP 800-90B's startup test. 0 if it passed; -ENODEV with @why set if
- * the collector cannot be used; -ENOMEM.
+ * The startup test of @src on @rng. JTSC_STARTUP_SAMPLES fresh samples
+ * run through the health tests at the cutoffs of the group's step for this
+ * generation, which is SP 800-90B's startup test. The first startup test
+ * of a generation sets that step: it estimates the samples first
+ * (crypto/jitter_tsc_estimate.c) and takes the step the estimate allows
+ * (jtsc_ladder_pick(), jtsc_take_step()). 0 if it passed; -ENODEV with
+ * @why set if the collector cannot be used; -ENOMEM.
  */
 static int jtsc_verify(struct jtsc_rng *rng, enum jtsc_source src, const char **why)
 {
-	size_t work_size = jtsc_estimate_work_size(JTSC_STARTUP_SAMPLES);
+	int step = jtsc_group_step(rng->group, src);
+	size_t size = JTSC_STARTUP_SAMPLES +
+		      (step < 0 ? jtsc_estimate_work_size(JTSC_STARTUP_SAMPLES) : 0);
 	struct jtsc_health *h = &rng->health[src];
 	enum jtsc_health_result res = JTSC_HEALTH_OK;
 	struct jtsc_estimate e;
 	unsigned int at, i;
 	u8 *samples;
-	int step;
 
-	samples = kvmalloc(JTSC_STARTUP_SAMPLES + work_size, GFP_KERNEL_ACCOUNT);
+	samples = kvmalloc(size, GFP_KERNEL_ACCOUNT);
 	if (!samples)
 		return -ENOMEM;
 	for (at = 0; at < JTSC_STARTUP_SAMPLES; at += JTSC_BATCH) {
 		if (jtsc_collect_counted(rng, src)) {
-			*why = "not available (no TSC fit to sample)";
+			*why = "not available";
 			goto out;
 		}
 		memcpy(samples + at, rng->raw, JTSC_BATCH);
 	}
 	jtsc_capture_boot(rng, src, samples);
 
-	jtsc_estimate_samples(samples, JTSC_STARTUP_SAMPLES, samples + JTSC_STARTUP_SAMPLES, &e);
-	rng->stats[src].estimates++;
-	rng->stats[src].h_min = e.h_min;
-	rng->stats[src].estimator = e.which;
-	step = jtsc_ladder_pick(&e, jtsc_collectors[src].margin);
 	if (step < 0) {
-		rng->stats[src].refused++;
-		pr_info("%s collector: %llu.%03llu bit per sample (%s, %u samples), under %u times the floor of %u/256 bit\n",
-			jtsc_collectors[src].name, jtsc_est_bits(e.h_min),
-			jtsc_est_thousandths(e.h_min),
-			jtsc_estimator_name[e.which], e.samples, jtsc_collectors[src].margin,
-			jtsc_ladder[0].credit);
-		*why = "runtime estimate below the floor";
-		goto out;
+		jtsc_estimate_samples(samples, JTSC_STARTUP_SAMPLES,
+				      samples + JTSC_STARTUP_SAMPLES, &e);
+		rng->stats[src].estimates++;
+		rng->stats[src].h_min = e.h_min;
+		rng->stats[src].estimator = e.which;
+		step = jtsc_ladder_pick(&e, jtsc_collectors[src].margin);
+		if (step < 0) {
+			rng->stats[src].refused++;
+			pr_info("%s collector: %llu.%03llu bit per sample (%s, %u samples), under %u times the floor of %u/256 bit\n",
+				jtsc_collectors[src].name, jtsc_est_bits(e.h_min),
+				jtsc_est_thousandths(e.h_min),
+				jtsc_estimator_name[e.which], e.samples, jtsc_collectors[src].margin,
+				jtsc_ladder[0].credit);
+			*why = "runtime estimate below the floor";
+			goto out;
+		}
+		step = jtsc_take_step(rng, src, step, &e);
 	}
-	step = jtsc_take_step(rng, src, step, &e);
 
 	jtsc_health_init(h, &jtsc_ladder[step]);
 	for (i = 0; i < JTSC_STARTUP_SAMPLES; i++)
@@ -670,7 +688,7 @@ static int jtsc_verify(struct jtsc_rng *rng, enum jtsc_source src, const char **
 		*why = "startup health test failed";
 out:
 	memzero_explicit(rng->raw, sizeof(rng->raw));
-	kvfree_sensitive(samples, JTSC_STARTUP_SAMPLES + work_size);
+	kvfree_sensitive(samples, size);
 	return *why ? -ENODEV : 0;
 }
 
@@ -905,7 +923,7 @@ static int jtsc_add_words(struct jtsc_rng *rng)
 	u64 lfsr = rng->lfsr;
 	unsigned int i, w;
 
-	/* The TSC was marked unstable since the startup test, say. */
+	/* The collector cannot run (no TSC, or no buffer). */
 	if (jtsc_collect_counted(rng, src))
 		return jtsc_failed(rng, src, JTSC_HEALTH_PERMANENT, "no longer usable");
 
@@ -963,16 +981,11 @@ static int jtsc_ready(struct jtsc_rng *rng)
 /*
  * jtsc_ready() at the start of a block or a pull. After a VM fork, a
  * suspend or a hibernation (jtsc_generation), @rng is parked first, and
- * starts again from a new startup test. If another instance's estimate of
- * rng->active has set a lower step than the one @rng credits, @rng drops
- * what it made at its step and runs its startup test again first, so that
- * a lower estimate reaches every instance by its next request. Words
- * already handed out keep the credit they were given.
+ * starts again from a new startup test, the generation's first estimate
+ * included if no other instance has made it yet.
  */
 static int jtsc_ready_request(struct jtsc_rng *rng)
 {
-	const struct jtsc_health *h = &rng->health[rng->active];
-
 	unsigned int gen = atomic_read(&jtsc_generation);
 
 	lockdep_assert_held(&rng->lock);
@@ -980,9 +993,6 @@ static int jtsc_ready_request(struct jtsc_rng *rng)
 		rng->generation = gen;
 		jtsc_park(rng);
 	}
-	if (rng->started &&
-	    h->params - jtsc_ladder > atomic_read(&rng->group->step[rng->active]))
-		rng->started = false;
 	return jtsc_ready(rng);
 }
 
@@ -1251,6 +1261,7 @@ VISIBLE_IF_KUNIT int jtsc_group_init(struct jtsc_group *g, unsigned int collecto
 	if (!collectors || jtsc_counter_check())
 		return -ENODEV;
 	g->usable = collectors;
+	atomic_set(&g->generation, atomic_read(&jtsc_generation));
 	for (i = 0; i < JTSC_NR_SOURCES; i++)
 		atomic_set(&g->step[i], jtsc_ladder_steps);
 	if (!nr_shards)

@@ -137,24 +137,22 @@ MUTANTS = [
         'new': '\tstep = e.h_min ? jtsc_ladder_steps - 1 : -1;\n',
     },
     {
-        'name': 'lower-step-ignored',
-        'what': 'an instance takes the step of its own estimate although '
-                'another instance\'s lower estimate set a lower one',
-        'cases': ['jtsc_credit_pinned_test'],
+        'name': 'step-rewound',
+        'what': 'every startup test estimates its own samples again, the '
+                'draws a reader can repeat by opening and closing sockets',
+        'cases': ['jtsc_step_kept_test'],
         'file': KCAPI,
-        'old': '\t\tif (old <= step)\n\t\t\treturn old;\n',
-        'new': '\t\tif (old <= step)\n\t\t\treturn step;\n',
+        'old': '\treturn i < jtsc_ladder_steps ? i : -1;\n',
+        'new': '\treturn -1;\n',
     },
     {
-        'name': 'lowered-step-late',
-        'what': 'a running instance keeps its step after another instance\'s '
-                'lower estimate lowered the group\'s, until its own restart',
-        'cases': ['jtsc_step_lowered_test'],
+        'name': 'generation-kept',
+        'what': 'after a VM fork, suspend or hibernation the group keeps the '
+                'step estimated on the machine before',
+        'cases': ['jtsc_step_kept_test', 'jtsc_machine_changed_test'],
         'file': KCAPI,
-        'old': '\tif (rng->started &&\n'
-               '\t    h->params - jtsc_ladder > atomic_read(&rng->group->step[rng->active]))\n'
-               '\t\trng->started = false;\n',
-        'new': '',
+        'old': '\tif (old != gen && atomic_try_cmpxchg(&g->generation, &old, gen))\n',
+        'new': '\tif (0 && old != gen && atomic_try_cmpxchg(&g->generation, &old, gen))\n',
     },
     {
         'name': 'no-new-estimate',

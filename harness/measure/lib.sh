@@ -5,6 +5,8 @@ top=${top:-$(cd "$(dirname "$0")/../.." && pwd)}
 M=$top/build/measure
 RESULTS=${RESULTS:-$top/harness/measure/results}	# tests may point it elsewhere
 CFLAGS_TOOLS="-O2 -Wall -Wextra -Werror"
+# the kernel's rdtsc_ordered() is rdtscp where the CPU has it (tsc-jitter-user.h)
+LOOP_CFLAGS="-mno-popcnt$(grep -qw rdtscp /proc/cpuinfo 2>/dev/null && echo ' -DTSC_JITTER_RDTSCP')"
 
 HDR=$top/arch/x86/include/asm/tsc_jitter.h
 USER_H=$top/harness/measure/tsc-jitter-user.h	# its stand-ins in user space
@@ -69,7 +71,7 @@ build_spec_variant() {
 		"$HDR" > "$_vd/asm/tsc_jitter.h"
 	[ "$(diff "$HDR" "$_vd/asm/tsc_jitter.h" | grep -c '^[<>]')" = 2 ] ||
 		{ echo "measure: cannot set TSC_JITTER_MEM_ORDER in a copy of $HDR" >&2; return 1; }
-	gcc $CFLAGS_TOOLS -mno-popcnt -idirafter "$_vd" -o "$M/host-spec-$1" \
+	gcc $CFLAGS_TOOLS $LOOP_CFLAGS -idirafter "$_vd" -o "$M/host-spec-$1" \
 		"$top/harness/measure/host-spec.c" "$M/hweight.o"
 }
 
@@ -87,7 +89,7 @@ build_health() {
 	fresh "$M/health-host" "$top/harness/measure/health-host.c" $CORE $CORE_HDRS "$HDR" "$USER_H" \
 		"$M/hweight.o" "$top/harness/measure/lib.sh" && return 0
 	# shellcheck disable=SC2086
-	gcc $CFLAGS_TOOLS -mno-popcnt $CORE_CFLAGS -idirafter "$top/arch/x86/include" \
+	gcc $CFLAGS_TOOLS $LOOP_CFLAGS $CORE_CFLAGS -idirafter "$top/arch/x86/include" \
 		-o "$M/health-host" "$top/harness/measure/health-host.c" $CORE "$M/hweight.o" -lm
 }
 
@@ -119,7 +121,7 @@ build_peer() {
 		-c -o "$M/peer.d/jitterentropy.o" "$_js" &&
 	gcc $CFLAGS_TOOLS -c -o "$M/peer.d/peer-jent.o" "$_pd/peer-jent.c" &&
 	# shellcheck disable=SC2086
-	gcc $CFLAGS_TOOLS -mno-popcnt $CORE_CFLAGS -idirafter "$top/arch/x86/include" -o "$M/peer" \
+	gcc $CFLAGS_TOOLS $LOOP_CFLAGS $CORE_CFLAGS -idirafter "$top/arch/x86/include" -o "$M/peer" \
 		"$_pd/peer.c" $CORE "$M/peer.d/jitterentropy.o" "$M/peer.d/peer-jent.o" "$M/hweight.o" \
 		-lcrypto -lm
 }
@@ -139,7 +141,7 @@ build_tools() {
 		host-spec)
 			build_hweight || return 1
 			fresh "$M/$t" "$src" "$HDR" "$USER_H" "$M/hweight.o" ||
-				gcc $CFLAGS_TOOLS -mno-popcnt -idirafter "$top/arch/x86/include" \
+				gcc $CFLAGS_TOOLS $LOOP_CFLAGS -idirafter "$top/arch/x86/include" \
 					-o "$M/$t" "$src" "$M/hweight.o" ;;
 		host-spec-variants)
 			build_hweight || return 1

@@ -44,7 +44,7 @@ check() {
 		for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
 		return v
 	}
-	{ addr[NR] = hex($1); line[NR] = $0; isr[NR] = $2 == "rdtsc" }
+	{ addr[NR] = hex($1); line[NR] = $0; isr[NR] = $2 ~ /^rdtscp?$/ }
 	# backward jumps: jXX TARGET <...>, TARGET below the jump
 	$2 ~ /^j/ && $3 ~ /^[0-9a-f]+$/ && hex($3) < hex($1) { bj[++nb] = NR; bt[nb] = hex($3) }
 	END {
@@ -64,21 +64,21 @@ check() {
 		# the events of one pass, in program order
 		r = 0; c = 0; f = 0; for (i = 1; i <= n; i++) {
 			split(insn[i], w, " "); op = w[2]; args = w[3]
-			if (op == "rdtsc") { r++; ri = i }
+			if (op ~ /^rdtscp?$/) { r++; ri = i }
 			if (op ~ /^call/) { c++; if (insn[i] ~ /__sw_hweight64/) ci = i }
 			if (op == "clflush") { f++; fi = i }
 			# the buffer load: one byte, not from the stack
 			ld[i] = op ~ /^movzb/ && args ~ /\(/ && args !~ /%rsp/
 		}
 		if (r != 1 || c != 1 || f != 1 || !ci) {
-			printf "VERDICT %d rdtsc, %d calls, %d clflush in the loop (want 1, 1 (__sw_hweight64), 1)\n", r, c, f
+			printf "VERDICT %d rdtsc(p), %d calls, %d clflush in the loop (want 1, 1 (__sw_hweight64), 1)\n", r, c, f
 			exit
 		}
-		# the closing read is ordered: lfence right before it (user
-		# space), or an alternative whose padding the kernel patches
-		# (lfence; rdtsc or rdtscp, checked in .altinstr_replacement)
-		split(insn[ri - 1], w, " "); split(insn[ri + 1], x, " ")
-		ord = w[2] == "lfence" ? "lfence" : x[2] == "nop" ? "alternative" : ""
+		# the closing read is ordered: rdtscp, or lfence right before it
+		# (user space), or an alternative whose padding the kernel
+		# patches (lfence; rdtsc or rdtscp, checked in .altinstr_replacement)
+		split(insn[ri], v, " "); split(insn[ri - 1], w, " "); split(insn[ri + 1], x, " ")
+		ord = v[2] == "rdtscp" ? "rdtscp" : w[2] == "lfence" ? "lfence" : x[2] == "nop" ? "alternative" : ""
 		if (ord == "") { print "VERDICT the rdtsc is not ordered after the load"; exit }
 		# walk one pass from the rdtsc: clflush, call, load, back to it
 		state = 0
@@ -89,7 +89,7 @@ check() {
 			else if (ld[i] && state == 2) { state = 3; lm = insn[i]; sub(/^[^ ]* [^ ]* /, "", lm) }
 		}
 		if (state == 3)
-			print "VERDICT ok: rdtsc (" ord "), clflush, call __sw_hweight64, load " lm ", rdtsc"
+			print "VERDICT ok: " v[2] " (" ord "), clflush, call __sw_hweight64, load " lm ", back to it"
 		else
 			print "VERDICT wrong order (reached step " state " of: clflush, call, byte load, rdtsc)"
 	}' > "$out/loop.tmp"

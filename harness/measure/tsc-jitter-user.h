@@ -3,10 +3,11 @@
  * tsc-jitter-user.h - what arch/x86/include/asm/tsc_jitter.h takes from
  * the kernel, for the user-space tools that compile it (host-spec,
  * health-host): include after defining u8 and u64, then include
- * <asm/tsc_jitter.h>. rdtsc_ordered() is lfence; rdtsc, which the kernel
- * picks where LFENCE is dispatch-serializing (X86_FEATURE_LFENCE_RDTSC,
- * every x86-64 CPU that Linux runs on since 2018), and __sw_hweight64() is
- * the kernel's own arch/x86/lib/hweight.S, assembled by lib.sh.
+ * <asm/tsc_jitter.h>. rdtsc_ordered() is what the kernel's alternatives
+ * patch in: rdtscp where the CPU has it, else lfence; rdtsc
+ * (X86_FEATURE_LFENCE_RDTSC); lib.sh builds with -DTSC_JITTER_RDTSCP where
+ * /proc/cpuinfo lists rdtscp. __sw_hweight64() is the kernel's own
+ * arch/x86/lib/hweight.S, assembled by lib.sh.
  */
 #ifndef TSC_JITTER_USER_H
 #define TSC_JITTER_USER_H
@@ -20,6 +21,7 @@
 #define BIT(n)			(1UL << (n))
 #endif
 #define barrier()		__asm__ __volatile__("" : : : "memory")
+#define mb()			_mm_mfence()
 #define READ_ONCE(x)		(*(const volatile __typeof__(x) *)&(x))
 
 static inline u64 rdtsc(void)
@@ -29,8 +31,14 @@ static inline u64 rdtsc(void)
 
 static inline u64 rdtsc_ordered(void)
 {
+#ifdef TSC_JITTER_RDTSCP
+	unsigned int aux;
+
+	return __rdtscp(&aux);
+#else
 	_mm_lfence();
 	return __rdtsc();
+#endif
 }
 
 static inline void clflush(const volatile void *p)

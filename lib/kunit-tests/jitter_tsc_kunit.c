@@ -2160,29 +2160,66 @@ static void jtsc_ladder_pick_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, jtsc_ladder_pick(&e, JTSC_EST_MARGIN), (int)jtsc_ladder_steps - 1);
 }
 
-/*
- * A lower step that another instance's estimate set reaches a running
- * instance at its next request: it runs its startup test again and
- * credits the lower step from then on.
- */
-static void jtsc_step_lowered_test(struct kunit *test)
-{
-	const struct jtsc_health_params *floor = &jtsc_ladder[0];
-	u64 words[JITTER_TSC_PULL_MAX / sizeof(u64)];
-	const unsigned int n = ARRAY_SIZE(words);
-	struct jtsc_rng *rng;
+/* Rounds of jtsc_step_kept_test: readers opening, reading, closing. */
+#define JTSC_TEST_ROUNDS	32
+/* Samples a round takes at most: a startup test and two windows. */
+#define JTSC_TEST_ROUND_SAMPLES	(JTSC_TEST_STARTUP + 2 * JTSC_TEST_PRED_WINDOW)
 
-	jtsc_fake_start(test, JTSC_FAKE_REAL);
+/*
+ * The group's step for a collector is the first startup test's of the
+ * machine generation, and no reader can move it: instance after instance
+ * started on the group, as AF_ALG readers opening and closing sockets
+ * make, runs its startup test at that step without an estimate of its
+ * own, though its samples (16 values, 4 bits each) would estimate a lower
+ * one, and the collector stays alive. A new generation estimates again.
+ */
+static void jtsc_step_kept_test(struct kunit *test)
+{
+	const size_t len = (JTSC_TEST_ROUNDS + 2) * JTSC_TEST_ROUND_SAMPLES;
+	u64 words[JITTER_TSC_PULL_MAX / sizeof(u64)];
+	const struct jtsc_health_params *p;
+	struct jtsc_rng *rng, *other;
+	struct jtsc_fake *f;
+	unsigned int i;
+	u8 *low;
+	int step;
+
+	f = jtsc_fake_start(test, JTSC_FAKE_REAL);
 	rng = jtsc_test_rng(test, JTSC_COLLECT_SPEC);
-	KUNIT_ASSERT_PTR_EQ(test, rng->health[JTSC_SRC_SPEC].params,
-			    jtsc_test_params(JTSC_SRC_SPEC));
-	KUNIT_EXPECT_EQ(test, jtsc_rng_pull(rng, words, sizeof(words)),
-			(int)(n * jtsc_test_word_credit(JTSC_SRC_SPEC)));
-	atomic_set(&rng->group->step[JTSC_SRC_SPEC], 0);
-	KUNIT_EXPECT_EQ(test, jtsc_rng_pull(rng, words, sizeof(words)),
-			(int)(n * floor->credit * floor->samples_per_word));
-	KUNIT_EXPECT_PTR_EQ(test, rng->health[JTSC_SRC_SPEC].params, floor);
+	KUNIT_ASSERT_GT(test, jtsc_rng_pull(rng, words, sizeof(words)), 0);
+	p = rng->health[JTSC_SRC_SPEC].params;
+	step = atomic_read(&rng->group->step[JTSC_SRC_SPEC]);
+	KUNIT_ASSERT_EQ(test, step, (int)(p - jtsc_ladder));
+	KUNIT_EXPECT_EQ(test, rng->stats[JTSC_SRC_SPEC].estimates, 1ULL);
+
+	low = kunit_kmalloc(test, len, GFP_KERNEL);
+	other = kunit_kzalloc(test, sizeof(*other), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, low);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, other);
+	for (i = 0; i < len; i++)
+		low[i] = jtsc_test_byte(JTSC_TEST_SEED, i) & 15;
+	f->src[JTSC_SRC_SPEC].script.buf = low;
+	f->src[JTSC_SRC_SPEC].script.buf_from = f->src[JTSC_SRC_SPEC].taken;
+	f->src[JTSC_SRC_SPEC].script.buf_len = len;
+	for (i = 0; i < JTSC_TEST_ROUNDS; i++) {
+		KUNIT_ASSERT_EQ(test, jtsc_rng_init(other, rng->group), 0);
+		KUNIT_EXPECT_GT_MSG(test, jtsc_rng_pull(other, words, sizeof(words)), 0,
+				    "round %u", i);
+		KUNIT_EXPECT_PTR_EQ_MSG(test, other->health[JTSC_SRC_SPEC].params, p,
+					"round %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, other->stats[JTSC_SRC_SPEC].estimates, 0ULL,
+				    "round %u", i);
+		jtsc_rng_destroy(other);
+		memset(other, 0, sizeof(*other));
+	}
+	KUNIT_EXPECT_EQ(test, atomic_read(&rng->group->step[JTSC_SRC_SPEC]), step);
+	KUNIT_EXPECT_EQ(test, rng->group->dead, 0UL);
+
+	/* A new generation: the next startup test estimates the 4-bit samples. */
+	jtsc_machine_changed();
+	KUNIT_EXPECT_GT(test, jtsc_rng_pull(rng, words, sizeof(words)), 0);
 	KUNIT_EXPECT_EQ(test, rng->stats[JTSC_SRC_SPEC].estimates, 2ULL);
+	KUNIT_EXPECT_LT(test, (int)(rng->health[JTSC_SRC_SPEC].params - jtsc_ladder), step);
 }
 
 /* ---- The pool and the output -------------------------------------------- */
@@ -3223,11 +3260,11 @@ static void jtsc_buffer_lifetime_test(struct kunit *test)
 	if (pages >= 0)
 		KUNIT_EXPECT_LT(test, jtsc_test_vmalloc_pages(), pages + (SZ_1M >> PAGE_SHIFT));
 
-	/* The next request runs the startup test again. */
+	/* The next request runs the startup test again, at the group's step. */
 	taken = f->src[rng->active].taken;
 	KUNIT_ASSERT_EQ(test, jtsc_rng_generate(rng, out, sizeof(out)), 0);
 	KUNIT_EXPECT_GE(test, f->src[rng->active].taken - taken, (u64)JTSC_TEST_STARTUP);
-	KUNIT_EXPECT_EQ(test, rng->stats[rng->active].estimates, 2ULL);
+	KUNIT_EXPECT_EQ(test, rng->stats[rng->active].estimates, 1ULL);
 	if (spec)
 		KUNIT_EXPECT_NOT_NULL(test, rng->buf.mem);
 }
@@ -3258,62 +3295,64 @@ static void jtsc_machine_changed_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rng->stats[JTSC_SRC_SPEC].estimates, 2ULL);
 }
 
+#ifdef CONFIG_X86_64
 /*
  * The speculative loop's walk: in every cycle each line is loaded exactly
- * once, so each 4 KiB page 64 times and an aligned 8 KiB at most 128 times
- * (the DRAM bound of asm/tsc_jitter.h); and it goes on from where a call
- * left it, so a buffer walked in one call and one walked in two end at the
- * same pass.
+ * once, so each aligned 8 KiB of the buffer (and a DRAM row holds no more)
+ * 128 times, the bound of asm/tsc_jitter.h; and no two cycles walk the
+ * lines in the same order.
  */
 static void jtsc_walk_test(struct kunit *test)
 {
-#ifdef CONFIG_X86_64
-	const unsigned int n = JTSC_TEST_STARTUP;
-	static const u64 cycles[] = { 0, 1, 7, 1000003 };
+	static const u64 cycles[] = { 0, 1, 2, 7, 1000003 };
+	const unsigned int chunks = TSC_JITTER_MEM_SIZE / SZ_8K;
+	unsigned int i, c, first[ARRAY_SIZE(cycles)];
 	unsigned long *seen;
-	struct jtsc_buf a = {}, b = {};
-	unsigned int i, c, pages = TSC_JITTER_MEM_SIZE / SZ_4K;
 	u16 *loads;
-	u8 *samples;
 
-	seen = kunit_kzalloc(test, BITS_TO_LONGS(TSC_JITTER_LINES) * sizeof(long), GFP_KERNEL);
-	loads = kunit_kcalloc(test, pages, sizeof(*loads), GFP_KERNEL);
+	seen = kunit_kcalloc(test, BITS_TO_LONGS(TSC_JITTER_LINES), sizeof(long), GFP_KERNEL);
+	loads = kunit_kcalloc(test, chunks, sizeof(*loads), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, seen);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, loads);
 	for (c = 0; c < ARRAY_SIZE(cycles); c++) {
+		u64 base = cycles[c] * TSC_JITTER_LINES;
+
 		bitmap_zero(seen, TSC_JITTER_LINES);
-		memset(loads, 0, pages * sizeof(*loads));
+		memset(loads, 0, chunks * sizeof(*loads));
 		for (i = 0; i < TSC_JITTER_LINES; i++) {
-			unsigned long line = tsc_jitter_line(cycles[c] * TSC_JITTER_LINES + i);
+			unsigned int line = tsc_jitter_line(base + i);
 
 			__set_bit(line, seen);
-			loads[line * 64 / SZ_4K]++;
+			loads[(line << TSC_JITTER_LINE_SHIFT) / SZ_8K]++;
 		}
 		KUNIT_EXPECT_EQ_MSG(test, bitmap_weight(seen, TSC_JITTER_LINES),
 				    TSC_JITTER_LINES, "cycle %llu", cycles[c]);
-		for (i = 0; i < pages; i++)
-			if (loads[i] != SZ_4K / 64)
+		for (i = 0; i < chunks; i++)
+			if (loads[i] != SZ_8K >> TSC_JITTER_LINE_SHIFT)
 				break;
-		KUNIT_EXPECT_EQ_MSG(test, i, pages, "cycle %llu: page %u loaded %u times",
-				    cycles[c], i, i < pages ? loads[i] : 0);
-	}
+		KUNIT_EXPECT_EQ_MSG(test, i, chunks, "cycle %llu: 8 KiB number %u loaded %u times",
+				    cycles[c], i, i < chunks ? loads[i] : 0);
+		/* The lines after the first: a rotation of another cycle's? */
+		first[c] = tsc_jitter_line(base);
+		for (i = 0; i < c; i++) {
+			u64 other = cycles[i] * TSC_JITTER_LINES;
+			unsigned int k, at = 0, same = 0;
 
-	samples = kunit_kmalloc(test, n, GFP_KERNEL);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, samples);
-	a.mem = vzalloc(TSC_JITTER_MEM_SIZE);
-	b.mem = vzalloc(TSC_JITTER_MEM_SIZE);
-	if (a.mem && b.mem && !jtsc_spec_collect(samples, n, &a)) {
-		KUNIT_EXPECT_EQ(test, jtsc_spec_collect(samples, n / 2, &b), 0);
-		KUNIT_EXPECT_EQ(test, jtsc_spec_collect(samples, n - n / 2, &b), 0);
-		KUNIT_EXPECT_EQ(test, a.pass, (u64)n);
-		KUNIT_EXPECT_EQ(test, b.pass, (u64)n);
+			while (at < TSC_JITTER_LINES && tsc_jitter_line(other + at) != first[c])
+				at++;
+			for (k = 1; k < 64 && at + k < TSC_JITTER_LINES; k++)
+				same += tsc_jitter_line(other + at + k) == tsc_jitter_line(base + k);
+			KUNIT_EXPECT_LT_MSG(test, same, 8U, "cycles %llu and %llu walk alike",
+					    cycles[i], cycles[c]);
+		}
 	}
-	vfree(a.mem);
-	vfree(b.mem);
-#else
-	kunit_skip(test, "no speculative collector on this architecture");
-#endif
 }
+#else
+static void jtsc_walk_test(struct kunit *test)
+{
+	kunit_skip(test, "no speculative collector on this architecture");
+}
+#endif
 
 /*
  * An intermittent failure is recovered from inside the crypto_rng call:
@@ -3573,7 +3612,7 @@ static struct kunit_case jtsc_test_cases[] = {
 	KUNIT_CASE_PARAM(jtsc_known_entropy_test, jtsc_known_gen_params),
 	KUNIT_CASE(jtsc_estimate_edges_test),
 	KUNIT_CASE(jtsc_ladder_pick_test),
-	KUNIT_CASE(jtsc_step_lowered_test),
+	KUNIT_CASE(jtsc_step_kept_test),
 	KUNIT_CASE_PARAM(jtsc_output_model_test, jtsc_source_gen_params),
 	KUNIT_CASE_PARAM(jtsc_det_operation_test, jtsc_det_gen_params),
 	KUNIT_CASE_PARAM(jtsc_straddle_test, jtsc_straddle_gen_params),

@@ -38,8 +38,8 @@ enum jtsc_source {
 
 /**
  * struct jtsc_buf - The speculative collector's buffer, and its walk
- * @mem: JTSC_SPEC_MEM_SIZE bytes, zeroed when allocated; NULL while none
- *	is held
+ * @mem: JTSC_SPEC_MEM_SIZE bytes, only loaded from; NULL while none is
+ *	held
  * @pass: passes the walk has made over @mem since it was allocated
  */
 struct jtsc_buf {
@@ -105,9 +105,10 @@ struct jtsc_rng;
  * @verified: bits of those that passed a startup test on some instance
  * @dead: bits of those that failed permanently, on any instance: none of
  *	the group's instances draws on them again
- * @step: per collector, the lowest ladder step any instance's estimate
- *	allowed so far (jtsc_ladder_steps before the first); an instance
- *	credits at most this step from its next startup test on
+ * @step: per collector, the ladder step the first startup test of the
+ *	machine generation @generation estimated (jtsc_ladder_steps before
+ *	it); every instance credits this step, and no later estimate moves it
+ * @generation: the jtsc_generation @step belongs to
  * @nr_shards: instances in @shards
  * @shards: the instances the crypto_rng draws on, chosen by CPU; a group
  *	may have none, and other instances set up with jtsc_rng_init()
@@ -121,6 +122,7 @@ struct jtsc_group {
 	unsigned long verified;
 	unsigned long dead;
 	atomic_t step[JTSC_NR_SOURCES];
+	atomic_t generation;
 	unsigned int nr_shards;
 	struct jtsc_rng **shards;
 };

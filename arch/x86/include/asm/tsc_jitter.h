@@ -7,8 +7,8 @@
  * One raw sample is the low byte of the TSC's advance over one pass, and
  * nothing else: never the counter, the popcount or the loaded byte, which
  * are functions of earlier readings. A pass loads one line of a buffer
- * that was flushed from the caches a pass before, so each pass times an
- * access to DRAM: how long it takes depends on the memory controller,
+ * that was flushed from the caches a whole pass earlier, so each pass
+ * times an access to DRAM: how long it takes depends on the memory controller,
  * open rows, refresh, the other cores' traffic, TLB walks and interrupts
  * at that instant. A walk that leaves lines cached times cache hits
  * instead, whose variation the walk itself largely fixes. Where the loop
@@ -18,7 +18,8 @@
  *
  * The loop is a header of its own so that a user-space tool can compile
  * this very source and measure it; such a tool defines u8, u64, BIT(),
- * READ_ONCE(), rdtsc_ordered(), clflush() and __sw_hweight64() first.
+ * READ_ONCE(), barrier(), mb(), rdtsc_ordered(), clflush() and
+ * __sw_hweight64() first.
  */
 #ifndef _ASM_X86_TSC_JITTER_H
 #define _ASM_X86_TSC_JITTER_H
@@ -27,6 +28,7 @@
 #include <linux/bitops.h>
 #include <linux/compiler.h>
 #include <linux/types.h>
+#include <asm/barrier.h>
 #include <asm/msr.h>
 #include <asm/special_insns.h>
 #endif
@@ -34,17 +36,18 @@
 /*
  * The buffer: 2^TSC_JITTER_MEM_ORDER bytes, walked one 64-byte line per
  * pass, each line once per cycle of TSC_JITTER_LINES passes. Every pass
- * loads a line flushed from the caches one pass before, so that what it
- * times is an access to DRAM, and so it activates a DRAM row: the size
- * bounds how often any row is activated. An aligned 8 KiB of physical
- * memory holds at most two of the buffer's 4 KiB pages, each loaded 64
- * times per cycle, so it sees 128 accesses per 2^17 passes: at most
- * 1000 per 64 ms refresh window while a pass takes 62.5 ns or more (a
- * pass holds a load from DRAM), whatever the number of instances.
+ * loads a line flushed from the caches before, so it activates a DRAM
+ * row, and the size bounds how often any row can be: a row holds at most
+ * 8 KiB, 128 lines, whatever the address mapping, and each line is loaded
+ * once per cycle of its buffer, so a row is loaded at most 128 times in
+ * the time of 2^17 passes: at most 1000 times per 64 ms while a pass
+ * takes 62.5 ns or more, however many buffers are walked (the rst has the
+ * figures).
  */
 #define TSC_JITTER_MEM_ORDER	23
 #define TSC_JITTER_MEM_SIZE	BIT(TSC_JITTER_MEM_ORDER)
-#define TSC_JITTER_LINE_BITS	(TSC_JITTER_MEM_ORDER - 6)
+#define TSC_JITTER_LINE_SHIFT	6
+#define TSC_JITTER_LINE_BITS	(TSC_JITTER_MEM_ORDER - TSC_JITTER_LINE_SHIFT)
 #define TSC_JITTER_LINES	BIT(TSC_JITTER_LINE_BITS)
 
 /**
@@ -55,27 +58,38 @@ struct tsc_jitter_walk {
 	u64 pass;
 };
 
-/*
- * tsc_jitter_line() - The line that pass @pass loads
+/**
+ * tsc_jitter_line() - The line of the buffer that pass @pass loads
+ * @pass: the pass number
  *
- * A bijection of the pass number modulo TSC_JITTER_LINES (an offset by the
- * cycle number, then xorshift and odd-multiply rounds, each invertible
- * modulo a power of two), so every line is loaded exactly once per cycle,
- * in an order no stride prefetcher follows and that differs per cycle. It
+ * A bijection of the pass number modulo TSC_JITTER_LINES, keyed by the
+ * cycle number (a multiply, an xor with a multiple of the cycle, then
+ * xorshift and odd-multiply rounds, each invertible modulo a power of
+ * two): every line is loaded exactly once per cycle, in an order no stride
+ * prefetcher follows and that differs from one cycle to the next. It
  * depends on the pass number alone, never on a TSC reading.
+ *
+ * Return: the line's index, below TSC_JITTER_LINES.
  */
-static __always_inline unsigned long tsc_jitter_line(u64 pass)
+static __always_inline unsigned int tsc_jitter_line(u64 pass)
 {
 	const u64 mask = TSC_JITTER_LINES - 1;
 	const unsigned int shift = TSC_JITTER_LINE_BITS / 2 + 1;
-	u64 x = (pass + (pass >> TSC_JITTER_LINE_BITS) * 0x9e3779b97f4a7c15ULL) & mask;
+	u64 x = (pass * 0x9e3779b97f4a7c15ULL) & mask;
 
+	x ^= ((pass >> TSC_JITTER_LINE_BITS) * 0xd6e8feb86659fd93ULL) & mask;
 	x ^= x >> shift;
 	x = (x * 0xbf58476d1ce4e5b9ULL) & mask;
 	x ^= x >> shift;
 	x = (x * 0x94d049bb133111ebULL) & mask;
 	x ^= x >> shift;
 	return x;
+}
+
+/* The address of the line that pass @pass loads. */
+static __always_inline u8 *tsc_jitter_addr(u8 *mem, u64 pass)
+{
+	return mem + ((unsigned long)tsc_jitter_line(pass) << TSC_JITTER_LINE_SHIFT);
 }
 
 /**
@@ -88,13 +102,16 @@ static __always_inline unsigned long tsc_jitter_line(u64 pass)
  *	advanced by @n passes
  *
  * Sample i is the low byte of the TSC's advance from the read of pass i to
- * the read of pass i + 1. A pass loads its line, then reads the TSC after
- * the load has completed (rdtsc_ordered()), then flushes the line the next
- * pass loads. The load's address adds the popcount of the last reading
- * shifted right by 7, which is 0 but unknown to the compiler for an
- * out-of-line call, so the load cannot start before that reading. Every
- * load thus finds its line flushed, from a buffer's first pass on: no pass
- * depends on what earlier ones left in the caches.
+ * the read of pass i + 1. A pass loads its line, reads the TSC once the
+ * load has completed (rdtsc_ordered(); the compiler barrier keeps the load
+ * before it in the generated code), then flushes the line that the pass
+ * after next loads: a whole ordered pass, with its own load from DRAM,
+ * lies between a flush and the load it is for, since CLFLUSH is not
+ * ordered with later loads. The load's address adds the popcount of the
+ * last reading shifted right by 7, which is 0 but unknown to the compiler
+ * for an out-of-line call, so the load cannot start before that reading.
+ * Each interval between two readings holds one flush, one popcount and one
+ * load, the first of a call too.
  *
  * Context: Any context. The caller keeps the loop on one CPU (a delta
  * between two CPUs' TSCs is not a sample); interrupts and preemption may
@@ -104,21 +121,24 @@ static __always_inline void tsc_jitter_fill(u8 *samples, unsigned int n, u8 *mem
 					    struct tsc_jitter_walk *walk)
 {
 	u64 last, now, at = walk->pass;
-	unsigned long line = tsc_jitter_line(at);
 	const u8 *p;
 	unsigned int i;
 
-	clflush(mem + (line << 6));
+	/* A call's first line is flushed before its first interval. */
+	clflush(tsc_jitter_addr(mem, at));
+	mb();
 	last = rdtsc_ordered();
+	clflush(tsc_jitter_addr(mem, at + 1));
 	for (i = 0; i < n; i++) {
-		p = mem + (line << 6);
+		p = tsc_jitter_addr(mem, at);
 		p += __sw_hweight64(last) >> 7;
 		(void)READ_ONCE(*p);
+		barrier();
 		now = rdtsc_ordered();
-		line = tsc_jitter_line(++at);
-		clflush(mem + (line << 6));
+		clflush(tsc_jitter_addr(mem, at + 2));
 		samples[i] = (u8)(now - last);
 		last = now;
+		at++;
 	}
 	walk->pass = at;
 }
