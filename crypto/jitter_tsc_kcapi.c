@@ -673,8 +673,8 @@ static int jtsc_verify(struct jtsc_rng *rng, enum jtsc_source src, const char **
 			pr_info("%s collector: %llu.%03llu bit per sample (%s, %u samples), under %u times the floor of %u/256 bit\n",
 				jtsc_collectors[src].name, jtsc_est_bits(e.h_min),
 				jtsc_est_thousandths(e.h_min),
-				jtsc_estimator_name[e.which], e.samples, jtsc_collectors[src].margin,
-				jtsc_ladder[0].credit);
+				jtsc_estimator_name[e.which], e.samples,
+				jtsc_collectors[src].margin, jtsc_ladder[0].credit);
 			*why = "runtime estimate below the floor";
 			goto out;
 		}

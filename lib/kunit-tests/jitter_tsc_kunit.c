@@ -3341,7 +3341,8 @@ static void jtsc_walk_test(struct kunit *test)
 			while (at < TSC_JITTER_LINES && tsc_jitter_line(other + at) != first[c])
 				at++;
 			for (k = 1; k < 64 && at + k < TSC_JITTER_LINES; k++)
-				same += tsc_jitter_line(other + at + k) == tsc_jitter_line(base + k);
+				same += tsc_jitter_line(other + at + k) ==
+					tsc_jitter_line(base + k);
 			KUNIT_EXPECT_LT_MSG(test, same, 8U, "cycles %llu and %llu walk alike",
 					    cycles[i], cycles[c]);
 		}

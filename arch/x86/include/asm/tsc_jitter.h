@@ -124,8 +124,9 @@ static __always_inline void tsc_jitter_fill(u8 *samples, unsigned int n, u8 *mem
 	const u8 *p;
 	unsigned int i;
 
-	/* A call's first line is flushed before its first interval. */
+	/* A call's first line is flushed before its first interval... */
 	clflush(tsc_jitter_addr(mem, at));
+	/* ...and only MFENCE orders CLFLUSH before the load of that line. */
 	mb();
 	last = rdtsc_ordered();
 	clflush(tsc_jitter_addr(mem, at + 1));
