@@ -73,7 +73,7 @@
  *     collector reaches it only at an estimate of 6 bits, the timer one
  *     never. It is also about the most a startup test can reach: the most
  *     common value's upper bound keeps an estimate of 12288 samples under
- *     7.2 bits.
+ *     7.6 bits (7.54 for a flat histogram).
  *
  * Steps are about 1.5x apart. A word folds at most 512 samples and carries
  * at most JTSC_MAX_WORD_CREDIT, so a step's samples per word is the largest

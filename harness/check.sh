@@ -9,7 +9,7 @@ set -u
 PROG=check
 . "$(dirname "$0")/lib.sh"
 
-ALL_STEPS="newcomer tree series checkpatch bisect guest loop w1-sparse kunit kunit-debug boot fault clone unseeded module fips matrix arm64 docs cutoffs"
+ALL_STEPS="newcomer tree series checkpatch bisect guest loop w1-sparse kunit kunit-debug boot fault clone rounds unseeded module fips matrix arm64 docs cutoffs"
 # Steps that build kernels take the shared build lock once, for the whole step.
 LOCKED_STEPS="newcomer bisect guest w1-sparse kunit kunit-debug unseeded fips matrix arm64"
 fail() { echo "FAIL: $*"; exit 1; }
@@ -201,6 +201,15 @@ step_clone() {
 	local img=$BUILD/obj-guest/arch/x86/boot/bzImage
 	[ -f "$img" ] || fail "no guest kernel (step guest failed?)"
 	"$HARNESS/guest/boottest.sh" --clone "$img" || fail "VM-clone boot test failed"
+}
+
+# An unprivileged reader opening, reading and closing jitter_tsc sockets
+# 1000 times (boottest.sh --rounds), on the default boot and a timer-only
+# one: no collector retired, no credit moved, no new estimate.
+step_rounds() {
+	local img=$BUILD/obj-guest/arch/x86/boot/bzImage
+	[ -f "$img" ] || fail "no guest kernel (step guest failed?)"
+	"$HARNESS/guest/boottest.sh" --rounds "$img" || fail "unprivileged-rounds boot test failed"
 }
 
 # Uses of the crng before it is ready, counted by an instrumented copy of

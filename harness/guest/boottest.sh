@@ -23,6 +23,12 @@
 #      same with jitter_tsc.collectors=timer (the timer collector alone).
 #   7. two boots under QEMU -icount (a counter that counts instructions, one
 #      vCPU): neither collector is credited anything, and the log says why.
+# boottest.sh --rounds [BZIMAGE] - unprivileged readers instead (init's
+# rounds mode), on the default boot and on jitter_tsc.collectors=timer:
+# JTSC_ROUNDS (default 1000) rounds of socket, bind, accept, read 32 bytes,
+# close as uid 65534, each starting a shard anew; every round reads its 32
+# bytes, every collector enabled before is enabled after, its credit is
+# the one the boot set and no startup test made a new estimate.
 # boottest.sh --fips BZIMAGE - the FIPS test instead: a kernel with
 # CONFIG_CRYPTO_FIPS booted with fips=1 runs in FIPS mode, jitter_tsc (not
 # fips_allowed) says so and stays unregistered, and random.c is stock.
@@ -64,7 +70,11 @@ set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-module='' fips='' arm64='' fault='' clone=''
+module='' fips='' arm64='' fault='' clone='' rounds=''
+if [ "${1:-}" = --rounds ]; then
+	rounds=1
+	shift
+fi
 if [ "${1:-}" = --fault ]; then
 	fault=1
 	shift
@@ -296,6 +306,37 @@ if [ -n "$fault" ]; then
 			[ "$(jv klog.warnings)" = 0 ]
 		check "fault: none on the console either" no_report "$out/fault.log"
 	fi
+	finish
+fi
+
+# the unprivileged-rounds test: nothing else
+if [ -n "$rounds" ]; then
+	n=${JTSC_ROUNDS:-1000}
+	for c in default timer; do
+		extra=''; [ "$c" = timer ] && extra=jitter_tsc.collectors=timer
+		# shellcheck disable=SC2086 # $extra: one word or none
+		boot "rounds-$c" jtsc.mode=rounds jtsc.rounds="$n" $extra || continue
+		check "rounds-$c: $n rounds as uid $(jv rounds.uid), each read 32 bytes ($(jv rounds.good) did, in $(jv rounds.ms) ms)" \
+			[ "$(jv rounds.uid)" = 65534 -a "$(jv rounds.good)" = "$n" ]
+		for col in speculative timer; do
+			b=rounds.before.stat.$col a=rounds.after.stat.$col
+			[ "$(jv "$b.enabled")" = 1 ] || continue
+			check "rounds-$c: $col still enabled, not dead ($(jv "$a.enabled"), $(jv "$a.dead"))" \
+				[ "$(jv "$a.enabled")" = 1 -a "$(jv "$a.dead")" = 0 ]
+			# a collector never started (the timer one behind the speculative) has no credit yet
+			[ "$(jv "$b.verified")" = 1 ] || continue
+			check "rounds-$c: $col credit where the boot set it ($(jv "$b.credit_per_sample_256ths")/256, now $(jv "$a.credit_per_sample_256ths")/256)" \
+				[ "$(jv "$a.credit_per_sample_256ths")" = "$(jv "$b.credit_per_sample_256ths")" -a "$(jv "$b.credit_per_sample_256ths")" -gt 0 ]
+			check "rounds-$c: $col made no new estimate ($(jv "$b.estimates"), now $(jv "$a.estimates"))" \
+				[ "$(jv "$a.estimates")" = "$(jv "$b.estimates")" ]
+		done
+		act=$(jv rounds.after.stat.active)
+		took=$(( $(jv "rounds.after.stat.$act.samples") - $(jv "rounds.before.stat.$act.samples") ))
+		check "rounds-$c: the rounds ran a startup test each ($act: $took samples, at least $n x 12288)" \
+			[ "$took" -ge $((n * 12288)) ]
+		check "rounds-$c: no WARNING/BUG/Oops in the kernel log (${J[klog.first_warning]:-none})" \
+			[ "$(jv klog.warnings)" = 0 ]
+	done
 	finish
 fi
 

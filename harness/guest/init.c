@@ -24,6 +24,10 @@
  *   jtsc.mode=mem     vmalloc and slab memory held by jitter_tsc after
  *                     boot, while two AF_ALG readers read and 10 s after
  *                     they closed their sockets; reboot
+ *   jtsc.mode=rounds  jtsc.rounds (default 1000) rounds of an unprivileged
+ *                     reader (uid 65534) opening a jitter_tsc socket,
+ *                     reading 32 bytes and closing it, with the debugfs
+ *                     stats before and after; reboot
  *
  * Other words:
  *   jtsc.algs=a,b,c     rngs to test (default jitter_tsc,jitterentropy_rng,
@@ -1019,6 +1023,65 @@ static void run_fault(void)
 	out("fault.getrandom=%zd", getrandom(rnd, sizeof(rnd), GRND_NONBLOCK));
 }
 
+/* ---- unprivileged readers in rounds (jtsc.mode=rounds) ----------------- */
+
+/* jitter_tsc's debugfs stats as rounds.<tag>.stat.<key>=<value> lines. */
+static void rounds_stats(const char *tag)
+{
+	static char buf[8192];
+	char *line, *save, *sp;
+
+	if (read_file("/sys/kernel/debug/jitter_tsc/stats", buf, sizeof(buf)))
+		return;
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		sp = strchr(line, ' ');
+		if (!sp)
+			continue;
+		*sp = '\0';
+		out("rounds.%s.stat.%s=%s", tag, line, sp + 1);
+	}
+}
+
+/*
+ * A child that drops to uid and gid 65534 makes each round on a new
+ * socket and transform, so that closing it leaves the shard without one
+ * (the shard is parked) and the next round starts it again: each round
+ * runs a startup test, as issue reports showed readers can make it do.
+ */
+static void run_rounds(void)
+{
+	unsigned long n = param_ul("jtsc.rounds", 1000), i, good = 0;
+	unsigned char blk[32];
+	struct afalg_rng r;
+	int64_t t0;
+	pid_t pid;
+	int st;
+
+	rounds_stats("before");
+	t0 = now_us(CLOCK_MONOTONIC);
+	pid = fork();
+	if (pid == 0) {
+		if (setgid(65534) || setuid(65534))
+			_exit(2);
+		for (i = 0; i < n; i++) {
+			if (afalg_rng_bind(&r, "jitter_tsc"))
+				continue;
+			if (!afalg_rng_accept(&r) &&
+			    afalg_rng_read(&r, blk, sizeof(blk), NULL) == sizeof(blk))
+				good++;
+			afalg_rng_close(&r);
+		}
+		out("rounds.uid=%d", (int)getuid());
+		out("rounds.good=%lu", good);
+		_exit(0);
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st))
+		out("rounds.child=failed");
+	out("rounds.n=%lu", n);
+	out("rounds.ms=%lld", (long long)(now_us(CLOCK_MONOTONIC) - t0) / 1000);
+	rounds_stats("after");
+}
+
 /* ---- VM clones (jtsc.mode=clone) --------------------------------------- */
 
 #define CLONE_BLOCKS	16
@@ -1676,6 +1739,12 @@ int main(int argc, char **argv)
 
 	if (!strcmp(mode, "mem")) {
 		run_mem();
+		report_klog();
+		finish();
+	}
+
+	if (!strcmp(mode, "rounds")) {
+		run_rounds();
 		report_klog();
 		finish();
 	}

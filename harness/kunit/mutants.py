@@ -157,7 +157,7 @@ MUTANTS = [
     {
         'name': 'no-new-estimate',
         'what': 'after an intermittent failure the collector goes on without '
-                'a new startup test and estimate of fresh samples',
+                'a new startup test of fresh samples',
         'cases': ['jtsc_straddle_test'],
         'file': KCAPI,
         'old': '\t\trng->started = false;\n\t\trng->restart = true;\n',
