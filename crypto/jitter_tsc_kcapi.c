@@ -39,9 +39,9 @@
  * CPUs share them), picked by the CPU the request starts on, so readers
  * on different CPUs collect in parallel and none of them waits for, or
  * slows, random.c. The instances of a group share only which collectors
- * passed a startup test and which failed permanently, and the lowest
- * credit step each collector's estimates allowed (struct jtsc_group,
- * atomic operations, no lock). A collector that fails permanently on one
+ * passed a startup test and which failed permanently, and the credit step
+ * each collector's first estimate of the machine generation set (struct
+ * jtsc_group, atomic operations, no lock). A collector that fails permanently on one
  * instance is dead for all of them, since it is the same noise source;
  * each then starts the next collector left, speculative before timer,
  * after that collector's startup test on that instance. Only when none is
@@ -589,43 +589,80 @@ static u64 jtsc_est_thousandths(u64 h)
 }
 
 /*
- * The credit of @src in @g for this machine generation: the step the first
- * startup test of the generation estimated, or -1 before it. Set once: an
- * estimate of later startup tests, which any reader can make the kernel
- * run by opening and closing sockets, would be one more draw from the
- * estimator's spread, and taking the lowest of them would let a reader
- * wind every reader's credit down. A VM fork, a suspend or a hibernation
- * (jtsc_generation) starts a new generation, which estimates again.
+ * The credit of each collector is set once per machine generation, by its
+ * first startup test in that generation: were every startup test, which
+ * any reader can make the kernel run by opening and closing sockets, to
+ * estimate again and the lowest estimate to hold, a reader could draw from
+ * the estimator's low tail until every reader's credit was a fraction of
+ * the machine's, or a collector was refused for everyone. A VM fork, a
+ * suspend or a hibernation (jtsc_generation) starts a new generation,
+ * which estimates again. g->step[] holds the generation and the step in
+ * one word, so that a step estimated before a fork can never stand after
+ * it: (generation << 8) | the step, JTSC_STEP_UNSET before the estimate,
+ * JTSC_STEP_REFUSED if it was under the floor.
  */
-static int jtsc_group_step(struct jtsc_group *g, enum jtsc_source src)
-{
-	int gen = atomic_read(&jtsc_generation), old = atomic_read(&g->generation);
-	unsigned int i;
+enum {
+	JTSC_STEP_REFUSED = 0xfe,
+	JTSC_STEP_UNSET = 0xff,
+};
 
-	if (old != gen && atomic_try_cmpxchg(&g->generation, &old, gen))
-		for (i = 0; i < JTSC_NR_SOURCES; i++)
-			atomic_set(&g->step[i], jtsc_ladder_steps);
-	i = atomic_read(&g->step[src]);
-	return i < jtsc_ladder_steps ? i : -1;
+static u32 jtsc_step_word(u32 gen, u32 step)
+{
+	return (gen << 8) | step;
+}
+
+/**
+ * jtsc_group_step() - The step of a collector in this machine generation
+ * @g: the group
+ * @src: the collector
+ * @gen: the generation, (u32)jtsc_generation & (U32_MAX >> 8)
+ * @word: where the word read is stored, for jtsc_take_step()
+ *
+ * Context: Any context.
+ * Return: the ladder step, -ENOENT while @gen has none yet, -ENODEV if its
+ * estimate was under the floor.
+ */
+static int jtsc_group_step(struct jtsc_group *g, enum jtsc_source src, u32 gen, int *word)
+{
+	u32 w = atomic_read(&g->step[src]);
+
+	*word = w;
+	if (w >> 8 != gen || (w & 0xff) == JTSC_STEP_UNSET)
+		return -ENOENT;
+	return (w & 0xff) == JTSC_STEP_REFUSED ? -ENODEV : w & 0xff;
 }
 
 /*
- * Set the step of @src in @rng's group from the estimate @e of the first
- * startup test of the generation, logging it; an instance that estimated
- * at the same time keeps the one set first.
+ * Set the step of @src in @rng's group for generation @gen from the
+ * estimate @e of a startup test, @step or -ENODEV under the floor, if
+ * the group still holds @word, which had none for @gen; else follow the
+ * instance that set it first. If the generation has moved on meanwhile,
+ * the estimate holds for this startup test alone: the next request parks
+ * @rng and starts it again in the new generation.
  */
-static unsigned int jtsc_take_step(struct jtsc_rng *rng, enum jtsc_source src, int step,
-				   const struct jtsc_estimate *e)
+static int jtsc_take_step(struct jtsc_rng *rng, enum jtsc_source src, u32 gen, int word,
+			  int step, const struct jtsc_estimate *e)
 {
-	int unset = jtsc_ladder_steps;
+	const char *name = jtsc_collectors[src].name;
+	u32 w;
 
-	if (!atomic_try_cmpxchg(&rng->group->step[src], &unset, step))
-		return unset;
-	pr_info("%s collector: %llu.%03llu bit per sample (%s, %u samples), credit %u/256 bit, buffer %u KiB, cache %u KiB\n",
-		jtsc_collectors[src].name, jtsc_est_bits(e->h_min), jtsc_est_thousandths(e->h_min),
-		jtsc_estimator_name[e->which], e->samples, jtsc_ladder[step].credit,
-		src == JTSC_SRC_SPEC ? (unsigned int)(JTSC_SPEC_MEM_SIZE >> 10) : 0,
-		jtsc_cache_kib());
+	w = jtsc_step_word(gen, step < 0 ? JTSC_STEP_REFUSED : step);
+	if (!atomic_try_cmpxchg(&rng->group->step[src], &word, w)) {
+		if ((u32)word >> 8 != gen)
+			return step;
+		return jtsc_group_step(rng->group, src, gen, &word);
+	}
+	if (step < 0)
+		pr_info("%s collector: %llu.%03llu bit per sample (%s, %u samples), under %u times the floor of %u/256 bit\n",
+			name, jtsc_est_bits(e->h_min), jtsc_est_thousandths(e->h_min),
+			jtsc_estimator_name[e->which], e->samples, jtsc_collectors[src].margin,
+			jtsc_ladder[0].credit);
+	else
+		pr_info("%s collector: %llu.%03llu bit per sample (%s, %u samples), credit %u/256 bit, buffer %u KiB, cache %u KiB\n",
+			name, jtsc_est_bits(e->h_min), jtsc_est_thousandths(e->h_min),
+			jtsc_estimator_name[e->which], e->samples, jtsc_ladder[step].credit,
+			src == JTSC_SRC_SPEC ? (unsigned int)(JTSC_SPEC_MEM_SIZE >> 10) : 0,
+			jtsc_cache_kib());
 	return step;
 }
 
@@ -640,15 +677,21 @@ static unsigned int jtsc_take_step(struct jtsc_rng *rng, enum jtsc_source src, i
  */
 static int jtsc_verify(struct jtsc_rng *rng, enum jtsc_source src, const char **why)
 {
-	int step = jtsc_group_step(rng->group, src);
-	size_t size = JTSC_STARTUP_SAMPLES +
-		      (step < 0 ? jtsc_estimate_work_size(JTSC_STARTUP_SAMPLES) : 0);
+	u32 gen = (u32)atomic_read(&jtsc_generation) & (U32_MAX >> 8);
 	struct jtsc_health *h = &rng->health[src];
 	enum jtsc_health_result res = JTSC_HEALTH_OK;
 	struct jtsc_estimate e;
 	unsigned int at, i;
+	int word, step;
+	size_t size;
 	u8 *samples;
 
+	step = jtsc_group_step(rng->group, src, gen, &word);
+	if (step == -ENODEV) {
+		*why = "runtime estimate below the floor";
+		return -ENODEV;
+	}
+	size = JTSC_STARTUP_SAMPLES + (step < 0 ? jtsc_estimate_work_size(JTSC_STARTUP_SAMPLES) : 0);
 	samples = kvmalloc(size, GFP_KERNEL_ACCOUNT);
 	if (!samples)
 		return -ENOMEM;
@@ -660,6 +703,7 @@ static int jtsc_verify(struct jtsc_rng *rng, enum jtsc_source src, const char **
 		memcpy(samples + at, rng->raw, JTSC_BATCH);
 	}
 	jtsc_capture_boot(rng, src, samples);
+	rng->stats[src].startups++;
 
 	if (step < 0) {
 		jtsc_estimate_samples(samples, JTSC_STARTUP_SAMPLES,
@@ -668,17 +712,13 @@ static int jtsc_verify(struct jtsc_rng *rng, enum jtsc_source src, const char **
 		rng->stats[src].h_min = e.h_min;
 		rng->stats[src].estimator = e.which;
 		step = jtsc_ladder_pick(&e, jtsc_collectors[src].margin);
-		if (step < 0) {
+		if (step < 0)
 			rng->stats[src].refused++;
-			pr_info("%s collector: %llu.%03llu bit per sample (%s, %u samples), under %u times the floor of %u/256 bit\n",
-				jtsc_collectors[src].name, jtsc_est_bits(e.h_min),
-				jtsc_est_thousandths(e.h_min),
-				jtsc_estimator_name[e.which], e.samples,
-				jtsc_collectors[src].margin, jtsc_ladder[0].credit);
+		step = jtsc_take_step(rng, src, gen, word, step, &e);
+		if (step < 0) {
 			*why = "runtime estimate below the floor";
 			goto out;
 		}
-		step = jtsc_take_step(rng, src, step, &e);
 	}
 
 	jtsc_health_init(h, &jtsc_ladder[step]);
@@ -712,8 +752,9 @@ out:
  * jtsc_credit() - The entropy of @words pool words of @rng, in 1/256 bit
  *
  * The only place where entropy is credited: each word carries the samples
- * it folds at the per-sample credit that the active collector's startup
- * test on @rng chose from its runtime estimate (jtsc_verify()).
+ * it folds at the per-sample credit of the group's step for the active
+ * collector, which the generation's first runtime estimate set
+ * (jtsc_verify()).
  */
 static unsigned int jtsc_credit(const struct jtsc_rng *rng, unsigned int words)
 {
@@ -745,9 +786,10 @@ static void jtsc_free_buf(struct jtsc_rng *rng)
  * @rng: the instance
  *
  * Wipes the pool and frees the buffer. The next request runs the startup
- * test again, with a fresh estimate, as at the instance's first use: the
- * buffer it walks is a new one, and the machine may not be the one it was
- * (a parked instance may wake up after a resume, or in a forked VM).
+ * test again on fresh samples, as at the instance's first use: the buffer
+ * it walks is a new one, and the machine may not be the one it was (a
+ * parked instance may wake up after a resume, or in a forked VM, where
+ * the new generation estimates again).
  *
  * Context: Process context, with rng->lock held or before @rng is in use.
  */
@@ -874,9 +916,9 @@ static int __cold jtsc_failed(struct jtsc_rng *rng, enum jtsc_source src,
 		pr_warn_ratelimited("%s collector: intermittent health-test failure, data discarded\n",
 				    jtsc_collectors[src].name);
 		/*
-		 * The next request runs the whole startup test again, with a
-		 * new estimate of fresh samples: a source that has changed is
-		 * measured again, and one that fails again is dead.
+		 * The next request runs the whole startup test again, over
+		 * fresh samples at the group's step: a collector that fails
+		 * it is dead.
 		 */
 		rng->started = false;
 		rng->restart = true;
@@ -1261,9 +1303,9 @@ VISIBLE_IF_KUNIT int jtsc_group_init(struct jtsc_group *g, unsigned int collecto
 	if (!collectors || jtsc_counter_check())
 		return -ENODEV;
 	g->usable = collectors;
-	atomic_set(&g->generation, atomic_read(&jtsc_generation));
 	for (i = 0; i < JTSC_NR_SOURCES; i++)
-		atomic_set(&g->step[i], jtsc_ladder_steps);
+		atomic_set(&g->step[i], jtsc_step_word(atomic_read(&jtsc_generation) & (U32_MAX >> 8),
+						       JTSC_STEP_UNSET));
 	if (!nr_shards)
 		return 0;
 	g->shards = kcalloc(nr_shards, sizeof(*g->shards), GFP_KERNEL);
@@ -1776,7 +1818,8 @@ static void jtsc_stats_add(struct jtsc_stats *sum, struct jtsc_rng *rng)
 		sum[src].credited += rng->stats[src].credited;
 		sum[src].estimates += rng->stats[src].estimates;
 		sum[src].refused += rng->stats[src].refused;
-		/* The lowest of the instances' last estimates. */
+		sum[src].startups += rng->stats[src].startups;
+		/* The lowest of the instances' last estimates (one a generation). */
 		if (rng->stats[src].estimates &&
 		    (sum[src].estimates == rng->stats[src].estimates ||
 		     rng->stats[src].h_min < sum[src].h_min)) {
@@ -1808,13 +1851,15 @@ static int jtsc_stats_show(struct seq_file *m, void *v)
 	for (src = 0; src < JTSC_NR_SOURCES; src++) {
 		const char *name = jtsc_collectors[src].name;
 		bool dead = test_bit(src, &g->dead);
-		int step = atomic_read(&g->step[src]);
+		u32 gen = (u32)atomic_read(&jtsc_generation) & (U32_MAX >> 8);
+		int word, step = jtsc_group_step(g, src, gen, &word);
 
 		seq_printf(m, "%s.enabled %d\n", name, (g->usable & BIT(src)) && !dead);
 		seq_printf(m, "%s.verified %d\n", name, test_bit(src, &g->verified));
 		seq_printf(m, "%s.dead %d\n", name, dead);
 		seq_printf(m, "%s.credit_per_sample_256ths %u\n", name,
-			   step < jtsc_ladder_steps ? jtsc_ladder[step].credit : 0);
+			   step >= 0 ? jtsc_ladder[step].credit : 0);
+		seq_printf(m, "%s.startup_tests %llu\n", name, sum[src].startups);
 		seq_printf(m, "%s.estimates %llu\n", name, sum[src].estimates);
 		seq_printf(m, "%s.estimates_refused %llu\n", name, sum[src].refused);
 		seq_printf(m, "%s.estimate_millibits %llu\n", name,

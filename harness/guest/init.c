@@ -961,8 +961,8 @@ static void fault_reads(const char *tag, struct afalg_rng *r, int n)
 	out("fault.%s.other=%d", tag, other);
 }
 
-/* jitter_tsc's debugfs stats as fault.<tag>.stat.<key>=<value> lines. */
-static void fault_stats(const char *tag)
+/* jitter_tsc's debugfs stats as <mode>.<tag>.stat.<key>=<value> lines. */
+static void mode_stats(const char *mode, const char *tag)
 {
 	static char buf[8192];
 	char *line, *save, *sp;
@@ -974,8 +974,13 @@ static void fault_stats(const char *tag)
 		if (!sp)
 			continue;
 		*sp = '\0';
-		out("fault.%s.stat.%s=%s", tag, line, sp + 1);
+		out("%s.%s.stat.%s=%s", mode, tag, line, sp + 1);
 	}
+}
+
+static void fault_stats(const char *tag)
+{
+	mode_stats("fault", tag);
 }
 
 static void run_fault(void)
@@ -1025,23 +1030,6 @@ static void run_fault(void)
 
 /* ---- unprivileged readers in rounds (jtsc.mode=rounds) ----------------- */
 
-/* jitter_tsc's debugfs stats as rounds.<tag>.stat.<key>=<value> lines. */
-static void rounds_stats(const char *tag)
-{
-	static char buf[8192];
-	char *line, *save, *sp;
-
-	if (read_file("/sys/kernel/debug/jitter_tsc/stats", buf, sizeof(buf)))
-		return;
-	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		sp = strchr(line, ' ');
-		if (!sp)
-			continue;
-		*sp = '\0';
-		out("rounds.%s.stat.%s=%s", tag, line, sp + 1);
-	}
-}
-
 /*
  * A child that drops to uid and gid 65534 makes each round on a new
  * socket and transform, so that closing it leaves the shard without one
@@ -1057,7 +1045,7 @@ static void run_rounds(void)
 	pid_t pid;
 	int st;
 
-	rounds_stats("before");
+	mode_stats("rounds", "before");
 	t0 = now_us(CLOCK_MONOTONIC);
 	pid = fork();
 	if (pid == 0) {
@@ -1079,7 +1067,7 @@ static void run_rounds(void)
 		out("rounds.child=failed");
 	out("rounds.n=%lu", n);
 	out("rounds.ms=%lld", (long long)(now_us(CLOCK_MONOTONIC) - t0) / 1000);
-	rounds_stats("after");
+	mode_stats("rounds", "after");
 }
 
 /* ---- VM clones (jtsc.mode=clone) --------------------------------------- */

@@ -142,8 +142,8 @@ MUTANTS = [
                 'draws a reader can repeat by opening and closing sockets',
         'cases': ['jtsc_step_kept_test'],
         'file': KCAPI,
-        'old': '\treturn i < jtsc_ladder_steps ? i : -1;\n',
-        'new': '\treturn -1;\n',
+        'old': '\treturn (w & 0xff) == JTSC_STEP_REFUSED ? -ENODEV : w & 0xff;\n',
+        'new': '\treturn -ENOENT;\n',
     },
     {
         'name': 'generation-kept',
@@ -151,11 +151,11 @@ MUTANTS = [
                 'step estimated on the machine before',
         'cases': ['jtsc_step_kept_test', 'jtsc_machine_changed_test'],
         'file': KCAPI,
-        'old': '\tif (old != gen && atomic_try_cmpxchg(&g->generation, &old, gen))\n',
-        'new': '\tif (0 && old != gen && atomic_try_cmpxchg(&g->generation, &old, gen))\n',
+        'old': '\tif (w >> 8 != gen || (w & 0xff) == JTSC_STEP_UNSET)\n',
+        'new': '\tif ((w & 0xff) == JTSC_STEP_UNSET)\n',
     },
     {
-        'name': 'no-new-estimate',
+        'name': 'no-new-startup-test',
         'what': 'after an intermittent failure the collector goes on without '
                 'a new startup test of fresh samples',
         'cases': ['jtsc_straddle_test'],

@@ -69,6 +69,7 @@ struct jtsc_collector {
  * @permanent: permanent health-test failures
  * @credited: entropy of the pool words taken for output blocks and pulls,
  *	in 1/256 bit (a request shorter than a block takes a whole block's)
+ * @startups: startup tests that took their samples
  * @estimates: startup tests that made a runtime estimate
  * @refused: startup tests whose estimate was below the ladder's floor
  * @h_min: the last runtime estimate, in 2^-32 bit per sample
@@ -80,6 +81,7 @@ struct jtsc_stats {
 	u64 intermittent;
 	u64 permanent;
 	u64 credited;
+	u64 startups;
 	u64 estimates;
 	u64 refused;
 	u64 h_min;
@@ -105,10 +107,10 @@ struct jtsc_rng;
  * @verified: bits of those that passed a startup test on some instance
  * @dead: bits of those that failed permanently, on any instance: none of
  *	the group's instances draws on them again
- * @step: per collector, the ladder step the first startup test of the
- *	machine generation @generation estimated (jtsc_ladder_steps before
- *	it); every instance credits this step, and no later estimate moves it
- * @generation: the jtsc_generation @step belongs to
+ * @step: per collector, the machine generation and the ladder step the
+ *	first startup test of that generation estimated, in one word
+ *	(jtsc_group_step()); every instance credits this step, and no later
+ *	startup test estimates again
  * @nr_shards: instances in @shards
  * @shards: the instances the crypto_rng draws on, chosen by CPU; a group
  *	may have none, and other instances set up with jtsc_rng_init()
@@ -122,7 +124,6 @@ struct jtsc_group {
 	unsigned long verified;
 	unsigned long dead;
 	atomic_t step[JTSC_NR_SOURCES];
-	atomic_t generation;
 	unsigned int nr_shards;
 	struct jtsc_rng **shards;
 };
