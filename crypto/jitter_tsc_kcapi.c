@@ -611,11 +611,17 @@ static u32 jtsc_step_word(u32 gen, u32 step)
 	return (gen << 8) | step;
 }
 
+/* The machine generation, as g->step[] words hold it. */
+static u32 jtsc_gen(void)
+{
+	return (u32)atomic_read(&jtsc_generation) & (U32_MAX >> 8);
+}
+
 /**
  * jtsc_group_step() - The step of a collector in this machine generation
  * @g: the group
  * @src: the collector
- * @gen: the generation, (u32)jtsc_generation & (U32_MAX >> 8)
+ * @gen: the generation, jtsc_gen()
  * @word: where the word read is stored, for jtsc_take_step()
  *
  * Context: Any context.
@@ -677,7 +683,7 @@ static int jtsc_take_step(struct jtsc_rng *rng, enum jtsc_source src, u32 gen, i
  */
 static int jtsc_verify(struct jtsc_rng *rng, enum jtsc_source src, const char **why)
 {
-	u32 gen = (u32)atomic_read(&jtsc_generation) & (U32_MAX >> 8);
+	u32 gen = jtsc_gen();
 	struct jtsc_health *h = &rng->health[src];
 	enum jtsc_health_result res = JTSC_HEALTH_OK;
 	struct jtsc_estimate e;
@@ -691,7 +697,9 @@ static int jtsc_verify(struct jtsc_rng *rng, enum jtsc_source src, const char **
 		*why = "runtime estimate below the floor";
 		return -ENODEV;
 	}
-	size = JTSC_STARTUP_SAMPLES + (step < 0 ? jtsc_estimate_work_size(JTSC_STARTUP_SAMPLES) : 0);
+	size = JTSC_STARTUP_SAMPLES;
+	if (step < 0)
+		size += jtsc_estimate_work_size(JTSC_STARTUP_SAMPLES);
 	samples = kvmalloc(size, GFP_KERNEL_ACCOUNT);
 	if (!samples)
 		return -ENOMEM;
@@ -1304,8 +1312,7 @@ VISIBLE_IF_KUNIT int jtsc_group_init(struct jtsc_group *g, unsigned int collecto
 		return -ENODEV;
 	g->usable = collectors;
 	for (i = 0; i < JTSC_NR_SOURCES; i++)
-		atomic_set(&g->step[i], jtsc_step_word(atomic_read(&jtsc_generation) & (U32_MAX >> 8),
-						       JTSC_STEP_UNSET));
+		atomic_set(&g->step[i], jtsc_step_word(jtsc_gen(), JTSC_STEP_UNSET));
 	if (!nr_shards)
 		return 0;
 	g->shards = kcalloc(nr_shards, sizeof(*g->shards), GFP_KERNEL);
@@ -1851,8 +1858,7 @@ static int jtsc_stats_show(struct seq_file *m, void *v)
 	for (src = 0; src < JTSC_NR_SOURCES; src++) {
 		const char *name = jtsc_collectors[src].name;
 		bool dead = test_bit(src, &g->dead);
-		u32 gen = (u32)atomic_read(&jtsc_generation) & (U32_MAX >> 8);
-		int word, step = jtsc_group_step(g, src, gen, &word);
+		int word, step = jtsc_group_step(g, src, jtsc_gen(), &word);
 
 		seq_printf(m, "%s.enabled %d\n", name, (g->usable & BIT(src)) && !dead);
 		seq_printf(m, "%s.verified %d\n", name, test_bit(src, &g->verified));
