@@ -35,7 +35,7 @@
  * without the buffer access (read, popcount of the reading, read), to show
  * what the buffer adds.
  *
- * usage: host-spec [-n SAMPLES] [-c CHUNK] [-w buffer|popcount|warm|huge] FILE
+ * usage: host-spec [-n SAMPLES] [-c CHUNK] [-w buffer|popcount|huge] FILE
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -135,7 +135,7 @@ int main(int argc, char **argv)
 {
 	unsigned long n = 1000000, chunk = 512, i, k;
 	size_t align = 2UL << 20, size;
-	int popcount = 0, warm = 0, huge = 0, c;
+	int popcount = 0, huge = 0, c;
 	u64 tsc0, tsc1;
 	double t0, t1;
 	u8 *samples, *mem = NULL;
@@ -151,8 +151,6 @@ int main(int argc, char **argv)
 			popcount = 1;
 		else if (c == 'w' && !strcmp(optarg, "buffer"))
 			popcount = 0;
-		else if (c == 'w' && !strcmp(optarg, "warm"))
-			warm = 1;
 		else if (c == 'w' && !strcmp(optarg, "huge"))
 			huge = 1;
 		else
@@ -171,18 +169,7 @@ int main(int argc, char **argv)
 		madvise(mem, size, huge ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
 		memset(mem, 0, size);
 	}
-	/*
-	 * The samples count from a new buffer's first pass, as in the kernel
-	 * (a pass finds its line flushed from the first pass on): with -w
-	 * warm, the first 200 chunks are taken and dropped first, to see
-	 * whether the first passes differ.
-	 */
-	for (i = 0; warm && i < 200; i++) {
-		if (popcount)
-			popcount_fill(samples, chunk < n ? chunk : n);
-		else
-			spec_fill(samples, chunk < n ? chunk : n, mem, &walk);
-	}
+	/* The samples count from a new buffer's first pass, as in the kernel. */
 	t0 = now_ns();
 	tsc0 = rdtsc();
 	for (i = 0; i < n; i += k) {
@@ -212,6 +199,6 @@ int main(int argc, char **argv)
 	free(samples);
 	return 0;
 usage:
-	fprintf(stderr, "usage: host-spec [-n SAMPLES] [-c CHUNK] [-w buffer|popcount|warm|huge] FILE\n");
+	fprintf(stderr, "usage: host-spec [-n SAMPLES] [-c CHUNK] [-w buffer|popcount|huge] FILE\n");
 	return 2;
 }
