@@ -4,99 +4,52 @@
  *
  * Copyright (C) 2026 Jitter TSC Developers
  *
- * The host-independent part of jitter_tsc, beside crypto/jitter_tsc_estimate.c:
- * no kernel API is used here, so that the same file is built into the
- * module, driven by the KUnit suite and compiled in user space by the
- * measurement tools (harness/measure/include stands in for the headers).
- * It is divided into these sections:
- *
- *   - The credit ladder: the per-sample credits a collector can be given,
- *     each with the cutoffs of its health tests, and the rule that picks
- *     one from the runtime estimate of crypto/jitter_tsc_estimate.c.
- *   - Health tests: the SP 800-90B Repetition Count and Adaptive Proportion
- *     Tests and a determinism test, as pure functions over raw samples.
- *   - Folding: the LFSR that folds raw samples into pool words.
+ * The host-independent part: the credit ladder, the health tests, the
+ * folding LFSR and the one state machine of a collector's life on an
+ * instance (startup test, running, intermittent failure, refusal with a
+ * backoff, death) with the pool it fills. It uses no kernel API, so that
+ * the same file runs in the kernel, in KUnit and in user space.
  *
  * One raw sample, for both collectors, is the low byte of a cycle-counter
- * delta: the time one pass of the collector's loop took. That byte, and
- * nothing derived from the counter's value, is what the estimate
- * assesses, what the health tests see and what is credited.
+ * delta: the time one pass of the collector's loop took. That byte is what
+ * the estimate assesses, what the health tests see and what is credited.
  */
 
-#include <crypto/internal/jitter_tsc_core.h>
-#include <kunit/visibility.h>
 #include <linux/array_size.h>
 #include <linux/bitops.h>
 #include <linux/bitrev.h>
 #include <linux/bits.h>
+#include <linux/bug.h>
 #include <linux/build_bug.h>
 #include <linux/compiler.h>
-#include <linux/export.h>
+#include <linux/errno.h>
 #include <linux/limits.h>
+#include <linux/math.h>
 #include <linux/minmax.h>
 #include <linux/string.h>
 #include <linux/unaligned.h>
 #include <linux/wordpart.h>
 
-/*********************************************************************
- *
- * The credit ladder
- *
- * A collector's entropy per sample differs between machines and loads
- * (the rst's Measurements), so no compile-time credit is right for all of
- * them. Each startup test therefore estimates the min-entropy of the very
- * samples it tests, with the SP 800-90B non-IID estimators of
- * crypto/jitter_tsc_estimate.c, and credits the highest step of this ladder
- * at or below that estimate divided by a margin, 8 for the speculative
- * collector (JTSC_EST_MARGIN) and 32 for the timer one
- * (JTSC_EST_MARGIN_TIMER):
- *
- *   - The margin covers two things: the halving that SP 800-90B's own
- *     practice and this driver's rule ask for, and the optimism of an
- *     estimate over JTSC_STARTUP_SAMPLES against one over 10^6 samples of
- *     the same source. harness/measure/check-margin.py computes, for every
- *     sample file we have (each host quiet and loaded, the TCG guest,
- *     the loop variants, synthetic sources of known min-entropy),
- *     the step this rule picks from the worst startup-sized window of the
- *     file, and fails unless it is at most half of the file's 10^6-sample
- *     estimate; Documentation/crypto/jitter_tsc.rst has the table. The
- *     timer collector's samples come in bursts: one startup-sized window
- *     of a TCG guest's looked 14 times richer than its 10^6 samples,
- *     which is why its margin is 32.
- *   - The floor is the lowest step whose predictor runs can still refuse a
- *     deterministic stream within the startup test (a run needs
- *     JTSC_PRED_WINDOW + JTSC_MAX_LAG + run_cutoff samples at most). Below
- *     it the collector is refused: nothing is credited that could not be
- *     justified.
- *   - The ceiling, 192/256 = 0.75 bit per sample, bounds what a short run
- *     that looks better than its source can buy: the speculative
- *     collector reaches it only at an estimate of 6 bits, the timer one
- *     never. It is also about the most a startup test can reach: the most
- *     common value's upper bound keeps an estimate of 12288 samples under
- *     7.6 bits (7.54 for a flat histogram).
- *
- * Steps are about 1.5x apart. A word folds at most 512 samples and carries
- * at most JTSC_MAX_WORD_CREDIT, so a step's samples per word is the largest
- * power of two that keeps it there.
- *
- *********************************************************************/
+#include "jitter_tsc_internal.h"
 
 /*
- * SP 800-90B 4.4.1: the RCT cutoff C = 1 + ceil(-log2(alpha) / H), and the
- * predictors' run cutoffs by the same formula at alpha / 128. 4.4.2: the
- * APT cutoff C = 1 + CRITBINOM(W, 2^-H, 1 - alpha), the smallest count
- * whose binomial CDF reaches 1 - alpha (W = 512, alpha = 2^-30 and 2^-60),
- * and the predictors' hits cutoffs by the same formula (W = 4096, alpha /
- * 128). A cutoff of W + 1 means that test cannot fail at that credit; the
- * RCT and the predictor runs still can. The binomial quantile has no
- * closed form, so all of them are written out, computed exactly by
- * harness/measure/check-cutoffs.py, which make check runs against this
- * table, as the KUnit suite does against the formulas and its own table.
- * The suite also checks what every step must satisfy: a word carries at
- * most JTSC_MAX_WORD_CREDIT and folds whole u64 of samples, windows and
- * batches end on word boundaries, each cutoff pair is ordered, runs fit
- * their u16 counters, and a predictor run that starts in the first window
- * of the startup test ends inside it.
+ * The credit ladder. A collector's entropy per sample differs between
+ * machines and loads, so the first startup test of each machine generation
+ * estimates it (jitter_tsc_estimate.c) and credits the highest step at or
+ * below the estimate divided by the collector's margin. The floor is the
+ * lowest step whose predictor runs still refuse a deterministic stream
+ * within the startup test; the ceiling, 0.75 bit, bounds what a window
+ * that looks better than its source can buy: the estimate of 12288
+ * samples stays under 7.6 bits (7.54 for a flat histogram). A word folds
+ * the largest power of two of samples, at most 512, that keeps it within
+ * JTSC_MAX_WORD_CREDIT.
+ *
+ * Cutoffs, SP 800-90B 4.4: RCT C = 1 + ceil(-log2(alpha) / H), the
+ * predictor runs the same at alpha / 128; APT C = 1 + CRITBINOM(512, 2^-H,
+ * 1 - alpha), the predictor hits the same with W = 4096 and alpha / 128.
+ * A cutoff of W + 1 cannot be reached at that step. The binomial quantile
+ * has no closed form: the values are written out, and the KUnit suite
+ * recomputes them.
  */
 const struct jtsc_health_params jtsc_ladder[] = {
 	{
@@ -198,10 +151,8 @@ const struct jtsc_health_params jtsc_ladder[] = {
 		.hits_cutoff = 2647, .hits_perm_cutoff = 2726,
 	},
 };
-EXPORT_SYMBOL_IF_KUNIT(jtsc_ladder);
 
 const unsigned int jtsc_ladder_steps = ARRAY_SIZE(jtsc_ladder);
-EXPORT_SYMBOL_IF_KUNIT(jtsc_ladder_steps);
 
 static_assert(JTSC_PRED_WINDOW % JTSC_APT_WINDOW == 0);
 static_assert(JTSC_PRED_WINDOW <= U16_MAX);
@@ -240,50 +191,25 @@ int jtsc_ladder_pick(const struct jtsc_estimate *e, unsigned int margin)
 	}
 	return step;
 }
-EXPORT_SYMBOL_IF_KUNIT(jtsc_ladder_pick);
 
-/*********************************************************************
- *
- * Health tests
- *
- * On raw samples, before folding, always on, for both collectors alike:
- *
- *   - SP 800-90B 4.4.1, the Repetition Count Test, on the samples;
- *   - SP 800-90B 4.4.2, the Adaptive Proportion Test, W = 512;
- *   - a determinism test that the two above cannot replace at a low
- *     credit: 68 predictors, each of which guesses every sample from the
- *     ones before it. Four guess that the k-th difference of the samples,
- *     k = 1..4, repeats the last one (for k > 1, a nonzero one): a counter
- *     that stands still, steps by a fixed amount or whose step grows by a
- *     fixed amount (a quadratic ramp) makes the first true, and a cubic,
- *     quartic or quintic ramp makes the k = 2, 3 or 4 one true, from the
- *     (k + 2)-th sample on; the k = 1 one is the stuck test of jent_stuck()
- *     in crypto/jitterentropy.c. Each guesses one value per sample, so a
- *     healthy source makes it right with probability at most 2^-H.
- *     Predictor L, for L = 1..64, guesses that a sample repeats the one L
- *     samples back, which a periodic delta stream of period up to 64, an
- *     alternating one included, makes true.
- *     A run of hits of any predictor, and its hits over a window of
- *     JTSC_PRED_WINDOW samples, have cutoffs derived from the credit as
- *     the RCT's and the APT's are. Longer periods, and anything else a
- *     few predictors cannot see, are the runtime estimate's to find.
- *
- * These are pure functions of the sample stream, so that the KUnit suite
- * can drive them with scripted streams. An intermittent failure (a cutoff
- * for alpha = 2^-30) does not reset the counts: a run or a window that
- * goes on can still reach the cutoff for alpha = 2^-60 and become a
- * permanent failure. It restarts the startup test, so no output is made
- * until JTSC_STARTUP_SAMPLES further samples have passed.
- *
- *********************************************************************/
+/*
+ * Health tests, on raw samples before folding, always on: SP 800-90B 4.4.1
+ * (RCT) and 4.4.2 (APT, W = 512), and a determinism test that those two
+ * cannot replace at a low credit. Its 68 predictors guess each sample from
+ * the ones before: four that the k-th difference, k = 1..4, repeats (a
+ * stuck, stepping or polynomially ramping counter; k = 1 is jent_stuck()),
+ * and 64 that the sample repeats the one L back (periods up to 64). A
+ * healthy source makes each right with probability at most 2^-H; a run of
+ * hits, and the hits in a window of JTSC_PRED_WINDOW samples, have cutoffs
+ * derived from the credit as the RCT's and the APT's are. An intermittent
+ * failure does not reset the counts, so a run that goes on can still reach
+ * its permanent cutoff. What the predictors cannot see is the estimate's.
+ */
 
 /**
  * jtsc_health_init() - Start the health tests of one collector
  * @h: health-test state to initialise
  * @params: the ladder step whose cutoffs the tests use
- *
- * The state starts in the startup test: jtsc_health_started() is false
- * until JTSC_STARTUP_SAMPLES samples have passed.
  *
  * Context: Any context.
  */
@@ -291,10 +217,8 @@ void jtsc_health_init(struct jtsc_health *h, const struct jtsc_health_params *pa
 {
 	*h = (struct jtsc_health){
 		.params = params,
-		.startup_left = JTSC_STARTUP_SAMPLES,
 	};
 }
-EXPORT_SYMBOL_IF_KUNIT(jtsc_health_init);
 
 /* The verdict on a count that has just grown to @count. */
 static enum jtsc_health_result jtsc_cutoff(unsigned int count, unsigned int cutoff,
@@ -364,10 +288,7 @@ static void jtsc_lag_push(struct jtsc_health *h, u8 sample)
  * @sample: the raw sample, the low byte of a cycle-counter delta
  *
  * Context: Any context.
- * Return: JTSC_HEALTH_OK, JTSC_HEALTH_INTERMITTENT when a cutoff for
- * alpha = 2^-30 was reached with this sample, or JTSC_HEALTH_PERMANENT when
- * a cutoff for alpha = 2^-60 was reached or the intermittent failures ran
- * out.
+ * Return: the worst cutoff the sample reached.
  */
 enum jtsc_health_result jtsc_health_sample(struct jtsc_health *h, u8 sample)
 {
@@ -446,18 +367,8 @@ enum jtsc_health_result jtsc_health_sample(struct jtsc_health *h, u8 sample)
 	if (h->seen < JTSC_MAX_LAG)
 		h->seen++;
 
-	if (likely(res == JTSC_HEALTH_OK)) {
-		if (unlikely(h->startup_left) && !--h->startup_left)
-			h->failures = 0;
-		return JTSC_HEALTH_OK;
-	}
-
-	h->startup_left = JTSC_STARTUP_SAMPLES;
-	if (res == JTSC_HEALTH_INTERMITTENT && ++h->failures >= JTSC_MAX_INTERMITTENT)
-		res = JTSC_HEALTH_PERMANENT;
 	return res;
 }
-EXPORT_SYMBOL_IF_KUNIT(jtsc_health_sample);
 
 /**
  * jtsc_health_hold() - Samples at the end that a run still going takes in
@@ -480,24 +391,15 @@ unsigned int jtsc_health_hold(const struct jtsc_health *h)
 		hold = max_t(unsigned int, hold, h->run[k]);
 	return hold;
 }
-EXPORT_SYMBOL_IF_KUNIT(jtsc_health_hold);
 
-/*********************************************************************
- *
- * Folding
- *
- * A 64-bit Fibonacci LFSR with the primitive polynomial
- * x^64 + x^61 + x^56 + x^31 + x^28 + x^23 + 1, shifting left, so the taps
- * sit at bits 63, 60, 55, 30, 27 and 22. Each step injects one input bit
- * into the feedback, so every bit of every sample reaches the state. The
- * map from one 64-bit input to the state is linear and, for a fixed start
- * state, bijective. A pool word folds a step's samples_per_word samples, as
- * 64-bit inputs of eight samples, and carries at most JTSC_MAX_WORD_CREDIT: half
- * of what its 64 bits can hold, as margin for what a linear compression may
- * lose. Folding is not conditioning: the crypto_rng output is SHA-256 over
- * pool words, and random.c mixes them into its input pool.
- *
- *********************************************************************/
+/*
+ * Folding: a 64-bit Fibonacci LFSR, x^64 + x^61 + x^56 + x^31 + x^28 +
+ * x^23 + 1, shifting left (taps at bits 63, 60, 55, 30, 27, 22). Each step
+ * injects one input bit, so every bit of every sample reaches the state;
+ * for a fixed start state the map from 64 input bits is linear and
+ * bijective. A word carries at most half its bits in credit. Folding is
+ * not conditioning: output is SHA-256 over words, and random.c mixes them.
+ */
 
 /**
  * jtsc_lfsr_fold() - Fold input bits into the LFSR state
@@ -531,4 +433,268 @@ u64 jtsc_lfsr_fold(u64 state, u64 in, unsigned int nbits)
 	}
 	return state;
 }
-EXPORT_SYMBOL_IF_KUNIT(jtsc_lfsr_fold);
+
+/*
+ * A collector's life on an instance. Its first startup test there, and
+ * one after a refusal, may fail by chance (2^-30 per window for a healthy
+ * source) or because the source is unfit: either way the collector is
+ * refused there for a backoff that doubles, and tried again after it, so
+ * that no chance failure retires a source. Only failures of the output
+ * retire one, on this instance alone: a permanent cutoff, or
+ * JTSC_MAX_INTERMITTENT intermittent ones without a predictor window
+ * released in between. An intermittent failure discards what was not
+ * handed out and needs a new startup test (SP 800-90B 4.3 (9)).
+ */
+
+/**
+ * jtsc_core_pick() - The collector an instance should draw on now
+ * @c: the instance's core
+ * @usable: bits of the collectors that may be used at all
+ * @now: the caller's clock, in the unit of jtsc_core_startup()'s @unit
+ *
+ * Context: Any context.
+ * Return: the first usable collector neither dead nor backing off; else
+ * -EAGAIN if one is backing off, -ENODEV if none is left.
+ */
+int jtsc_core_pick(const struct jtsc_core *c, unsigned long usable, unsigned long now)
+{
+	int src, ret = -ENODEV;
+
+	for (src = 0; src < JTSC_NR_SOURCES; src++) {
+		const struct jtsc_life *l = &c->life[src];
+
+		if (!(usable & BIT(src)) || l->phase == JTSC_DEAD)
+			continue;
+		if (l->phase == JTSC_REFUSED && (long)(now - l->retry_at) < 0) {
+			ret = -EAGAIN;
+			continue;
+		}
+		return src;
+	}
+	return ret;
+}
+
+static void jtsc_core_wipe(struct jtsc_core *c)
+{
+	memzero_explicit(c->pool, sizeof(c->pool));
+	memzero_explicit(&c->lfsr, sizeof(c->lfsr));
+	c->tested = 0;
+	c->pending = 0;
+	c->stale = 0;
+}
+
+/**
+ * jtsc_core_startup() - Run a collector's startup test on an instance
+ * @c: the instance's core
+ * @src: the collector
+ * @step: the ladder step it is credited at, or -1 if its estimate was
+ *	below the floor
+ * @samples: JTSC_STARTUP_SAMPLES fresh raw samples of @src
+ * @now: the caller's clock
+ * @unit: the caller's clock ticks in one backoff unit (a second)
+ *
+ * The pool is emptied whatever the outcome; on success @src fills it.
+ *
+ * Context: Any context.
+ * Return: the collector's new phase: JTSC_RUNNING if the samples passed
+ * every health test at @step's cutoffs, JTSC_RESTART or JTSC_DEAD after a
+ * failure that follows an intermittent one, JTSC_REFUSED otherwise.
+ */
+enum jtsc_phase jtsc_core_startup(struct jtsc_core *c, enum jtsc_source src, int step,
+				  const u8 *samples, unsigned long now, unsigned long unit)
+{
+	struct jtsc_life *l = &c->life[src];
+	enum jtsc_health_result res = JTSC_HEALTH_PERMANENT;
+	unsigned int i;
+
+	jtsc_core_wipe(c);
+	if (step >= 0) {
+		jtsc_health_init(&l->health, &jtsc_ladder[step]);
+		res = JTSC_HEALTH_OK;
+		for (i = 0; i < JTSC_STARTUP_SAMPLES; i++)
+			res = max(res, jtsc_health_sample(&l->health, samples[i]));
+	}
+	if (res == JTSC_HEALTH_OK) {
+		l->phase = JTSC_RUNNING;
+		l->backoff = 0;
+		c->src = src;
+	} else if (l->phase == JTSC_RESTART && step >= 0) {
+		if (res == JTSC_HEALTH_PERMANENT || ++l->failures >= JTSC_MAX_INTERMITTENT)
+			l->phase = JTSC_DEAD;
+	} else {
+		l->phase = JTSC_REFUSED;
+		l->backoff = clamp(2 * l->backoff, JTSC_BACKOFF_MIN, JTSC_BACKOFF_MAX);
+		l->retry_at = now + l->backoff * unit;
+	}
+	return l->phase;
+}
+
+/*
+ * A predictor window closed: release its pending words but those that a
+ * run still going reaches into, and those holding its last JTSC_MAX_LAG
+ * samples, from which a run of lag L would be predicted.
+ */
+static void jtsc_release(struct jtsc_core *c, struct jtsc_life *l)
+{
+	unsigned int held = DIV_ROUND_UP(jtsc_health_hold(&l->health) + JTSC_MAX_LAG,
+					 l->health.params->samples_per_word);
+
+	held = min(held, c->pending);
+	c->tested += c->pending - held;
+	c->pending = held;
+	l->failures = 0;
+}
+
+/**
+ * jtsc_core_feed() - Health test a batch of the running collector, fold it
+ * @c: the instance's core, its collector c->src in JTSC_RUNNING
+ * @raw: JTSC_BATCH raw samples of it
+ *
+ * Every sample is tested, even after a failure, so that windows stay
+ * aligned with words; words are added until the first failure. Any
+ * failure empties the pool.
+ *
+ * Context: Any context.
+ * Return: the collector's phase after the batch: JTSC_RUNNING, or
+ * JTSC_RESTART or JTSC_DEAD after a failure.
+ */
+enum jtsc_phase jtsc_core_feed(struct jtsc_core *c, const u8 *raw)
+{
+	struct jtsc_life *l = &c->life[c->src];
+	unsigned int per_word = l->health.params->samples_per_word;
+	enum jtsc_health_result res = JTSC_HEALTH_OK;
+	u64 lfsr = c->lfsr;
+	unsigned int i, w;
+
+	for (w = 0; w < JTSC_BATCH; w += per_word) {
+		for (i = w; i < w + per_word; i++)
+			res = max(res, jtsc_health_sample(&l->health, raw[i]));
+		if (res != JTSC_HEALTH_OK)
+			continue;
+		if (WARN_ON_ONCE(c->tested + c->pending >= JTSC_POOL_WORDS)) {
+			res = JTSC_HEALTH_PERMANENT;
+			continue;
+		}
+		for (i = w; i < w + per_word; i += sizeof(u64))
+			lfsr = jtsc_lfsr_fold(lfsr, get_unaligned_le64(raw + i), 64);
+		c->pool[c->tested + c->pending++] = lfsr;
+		if (!l->health.pred_seen)
+			jtsc_release(c, l);
+	}
+	c->lfsr = lfsr;
+	memzero_explicit(&lfsr, sizeof(lfsr));
+	if (res == JTSC_HEALTH_OK)
+		return l->phase;
+	jtsc_core_wipe(c);
+	if (res == JTSC_HEALTH_PERMANENT || ++l->failures >= JTSC_MAX_INTERMITTENT)
+		l->phase = JTSC_DEAD;
+	else
+		l->phase = JTSC_RESTART;
+	return l->phase;
+}
+
+/* Entropy of one word of the running collector, in 1/256 bit. */
+static unsigned int jtsc_word_credit(const struct jtsc_core *c)
+{
+	const struct jtsc_health_params *p = c->life[c->src].health.params;
+
+	return p->credit * p->samples_per_word;
+}
+
+/**
+ * jtsc_core_words() - Words of the running collector that carry @credit
+ * @c: the instance's core
+ * @credit: entropy wanted, in 1/256 bit
+ *
+ * Context: Any context.
+ * Return: the fewest words whose credit is at least @credit.
+ */
+unsigned int jtsc_core_words(const struct jtsc_core *c, unsigned int credit)
+{
+	return DIV_ROUND_UP(credit, jtsc_word_credit(c));
+}
+
+/* Drop the first @words words, released ones first. */
+static void jtsc_core_discard(struct jtsc_core *c, unsigned int words)
+{
+	unsigned int left = c->tested + c->pending - words;
+	unsigned int tested = min(words, c->tested);
+
+	memmove(c->pool, c->pool + words, left * sizeof(c->pool[0]));
+	memzero_explicit(c->pool + left, words * sizeof(c->pool[0]));
+	c->tested -= tested;
+	c->pending -= words - tested;
+	c->stale -= min(words, c->stale);
+}
+
+/**
+ * jtsc_core_take() - Hand out the first released words of the pool
+ * @c: the instance's core, with at least @words released words
+ * @words: how many; the caller has read them from c->pool
+ *
+ * The only place where entropy is credited: each word carries its samples
+ * at the per-sample credit of its collector's step.
+ *
+ * Context: Any context.
+ * Return: the entropy of the words, in 1/256 bit.
+ */
+unsigned int jtsc_core_take(struct jtsc_core *c, unsigned int words)
+{
+	unsigned int credit = words * jtsc_word_credit(c);
+
+	jtsc_core_discard(c, words);
+	return credit;
+}
+
+/**
+ * jtsc_core_begin_request() - Keep a new request's output fresh
+ * @c: the instance's core, its collector running
+ * @words: words in the request's first block
+ * @fresh_credit: entropy that block must take from samples collected
+ *	after this call, in 1/256 bit
+ *
+ * Words made before the request are marked stale, and the oldest dropped
+ * so that at most @words less those carrying @fresh_credit are left: a
+ * clone of the machine, which holds the same pool, cannot predict the
+ * block from it.
+ *
+ * Context: Any context.
+ */
+void jtsc_core_begin_request(struct jtsc_core *c, unsigned int words,
+			     unsigned int fresh_credit)
+{
+	unsigned int fresh = jtsc_core_words(c, fresh_credit);
+	unsigned int keep = words > fresh ? words - fresh : 0;
+
+	c->stale = c->tested + c->pending;
+	if (c->stale > keep)
+		jtsc_core_discard(c, c->stale - keep);
+}
+
+/**
+ * jtsc_core_park() - Empty an instance between uses
+ * @c: the instance's core
+ * @new_machine: the machine may have changed (VM fork, resume): refused
+ *	collectors are tried at once
+ *
+ * Every collector not dead needs a new startup test before its next words.
+ *
+ * Context: Any context.
+ */
+void jtsc_core_park(struct jtsc_core *c, bool new_machine)
+{
+	unsigned int src;
+
+	jtsc_core_wipe(c);
+	for (src = 0; src < JTSC_NR_SOURCES; src++) {
+		struct jtsc_life *l = &c->life[src];
+
+		if (l->phase == JTSC_RUNNING || l->phase == JTSC_RESTART ||
+		    (new_machine && l->phase == JTSC_REFUSED)) {
+			l->phase = JTSC_IDLE;
+			l->failures = 0;
+		}
+		if (new_machine)
+			l->backoff = 0;
+	}
+}

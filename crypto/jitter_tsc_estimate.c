@@ -55,15 +55,15 @@
 
 #include <linux/bitops.h>
 #include <linux/bits.h>
-#include <linux/export.h>
 #include <linux/limits.h>
 #include <linux/log2.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/string.h>
 #include <linux/types.h>
-#include <kunit/visibility.h>
-#include <crypto/internal/jitter_tsc_estimate.h>
+#include <linux/sched.h>
+
+#include "jitter_tsc_internal.h"
 
 /*********************************************************************
  *
@@ -256,6 +256,7 @@ static void suffix_array(const u8 *s, u32 n, u32 *sa, u32 *rk, u32 *tmp, u32 *cn
 		rk = tmp;
 		tmp = t;
 		m = p + 1;
+		cond_resched();
 		if (m == n || k >= n - k)
 			break;
 	}
@@ -670,6 +671,8 @@ static u64 est_multi_mcw(const u8 *s, u32 n, unsigned int k, const struct est_wo
 		for (j = 0; j < MCW_N; j++)
 			if (i >= mcw_window[j])
 				mcw_slide(&win[j], s, i, mcw_window[j], k);
+		if (!(i % 2048))
+			cond_resched();
 	}
 	return est_predict(c, n - mcw_window[0], maxrun, k);
 }
@@ -716,6 +719,8 @@ static u64 est_lag(const u8 *s, u32 n, unsigned int k, const struct est_work *w)
 		u32 x = s[i], gap = i + 1 - t->last[x];
 		u64 lo = 0, hi = 0, m0, m1, e0, e1, f0, f1, c0, c1;
 
+		if (!(i % 2048))
+			cond_resched();
 		if (i >= winner && s[i - winner] == x) {
 			c++;
 			maxrun = max(maxrun, ++run);
@@ -796,7 +801,6 @@ const char *const jtsc_estimator_name[JTSC_NR_ESTIMATORS] = {
 	[JTSC_EST_MULTI_MCW] = "MultiMCW",
 	[JTSC_EST_LAG] = "lag",
 };
-EXPORT_SYMBOL_IF_KUNIT(jtsc_estimator_name);
 
 /*
  * The work buffer: s64 pairs[n + 2] first, for alignment, large enough for
@@ -827,7 +831,6 @@ size_t jtsc_estimate_work_size(unsigned int n)
 {
 	return work_layout(n, NULL, NULL);
 }
-EXPORT_SYMBOL_IF_KUNIT(jtsc_estimate_work_size);
 
 void jtsc_estimate_samples(const u8 *samples, unsigned int n, void *work, struct jtsc_estimate *e)
 {
@@ -858,7 +861,9 @@ void jtsc_estimate_samples(const u8 *samples, unsigned int n, void *work, struct
 
 	e->h[JTSC_EST_MCV] = est_mcv(maxcount, n);
 	est_tuple_lrs(w.sym, n, &w, &e->h[JTSC_EST_TUPLE], &e->h[JTSC_EST_LRS]);
+	cond_resched();
 	e->h[JTSC_EST_MULTI_MCW] = est_multi_mcw(w.sym, n, k, &w);
+	cond_resched();
 	if (n >= 3)
 		e->h[JTSC_EST_LAG] = est_lag(w.sym, n, k, &w);
 
@@ -872,4 +877,3 @@ void jtsc_estimate_samples(const u8 *samples, unsigned int n, void *work, struct
 			e->which = j;
 	e->h_min = min(e->h[e->which], 8 * JTSC_EST_ONE);
 }
-EXPORT_SYMBOL_IF_KUNIT(jtsc_estimate_samples);

@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * jitter_tsc testing interface: raw samples and counters in debugfs, the
+ * samples of the startup test at boot, and fault injection.
+ *
+ * Copyright (C) 2026 Jitter TSC Developers
+ *
+ * Raw samples are what the entropy estimates behind the credit are made
+ * from. Those read here are taken for the reader alone, in a buffer of
+ * their own, and never enter a pool; nothing from a pool is ever shown.
+ */
+
+#include <crypto/jitter_tsc.h>
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/module.h>
+#include <linux/sched/clock.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+#include <linux/vmalloc.h>
+
+#include "jitter_tsc_internal.h"
+
+#ifdef CONFIG_CRYPTO_JITTER_TSC_FAULT_INJECTION
+/*
+ * The collectors whose bit is set see a counter that advances by the same
+ * amount on every pass, as one counting instructions would: whether that
+ * is refused is up to the health tests alone.
+ */
+static unsigned int stuck;
+module_param(stuck, uint, 0600);
+MODULE_PARM_DESC(stuck, "Fault injection: collectors (1: speculative, 2: timer) given a constant counter delta");
+
+void jtsc_inject(struct jtsc_rng *rng, enum jtsc_source src)
+{
+	if (READ_ONCE(stuck) & BIT(src))
+		memset(rng->raw, 40, sizeof(rng->raw));
+}
+#endif
+
+#ifdef CONFIG_CRYPTO_JITTER_TSC_DEBUGFS
+static struct dentry *jtsc_debugfs;
+static u8 jtsc_boot_raw[JTSC_NR_SOURCES][JTSC_STARTUP_SAMPLES];
+
+/* The first startup test of each collector on random.c's instance. */
+void jtsc_capture_boot(enum jtsc_source src, const u8 *samples)
+{
+	static unsigned long captured;
+
+	if (!test_and_set_bit(src, &captured))
+		memcpy(jtsc_boot_raw[src], samples, JTSC_STARTUP_SAMPLES);
+}
+
+/* An open raw file is an instance of its own that only collects. */
+static int jtsc_raw_open(struct inode *inode, struct file *file)
+{
+	enum jtsc_source src = (uintptr_t)inode->i_private;
+	struct jtsc_rng *rng;
+
+	if (!(jtsc_group.usable & BIT(src)))
+		return -ENODEV;
+	rng = kzalloc(sizeof(*rng), GFP_KERNEL_ACCOUNT);
+	if (!rng)
+		return -ENOMEM;
+	mutex_init(&rng->lock);
+	rng->group = &jtsc_group;
+	rng->core.src = src;
+	if (src == JTSC_SRC_SPEC) {
+		rng->mem = jtsc_spec_alloc();
+		if (!rng->mem) {
+			kfree(rng);
+			return -ENOMEM;
+		}
+	}
+	file->private_data = rng;
+	return 0;
+}
+
+static int jtsc_raw_release(struct inode *inode, struct file *file)
+{
+	struct jtsc_rng *rng = file->private_data;
+
+	mutex_destroy(&rng->lock);
+	vfree(rng->mem);
+	kfree_sensitive(rng);
+	return 0;
+}
+
+/* Whole batches, the walk going on from read to read. */
+static ssize_t jtsc_raw_read(struct file *file, char __user *ubuf, size_t count,
+			     loff_t *ppos)
+{
+	struct jtsc_rng *rng = file->private_data;
+	size_t n = min_t(size_t, count, JTSC_BATCH);
+	int ret;
+
+	if (!n)
+		return -EINVAL;
+	mutex_lock(&rng->lock);
+	ret = jtsc_group.col[rng->core.src].collect(rng);
+	if (!ret && copy_to_user(ubuf, rng->raw, n))
+		ret = -EFAULT;
+	memzero_explicit(rng->raw, sizeof(rng->raw));
+	mutex_unlock(&rng->lock);
+	if (ret)
+		return ret;
+	*ppos += n;
+	return n;
+}
+
+static const struct file_operations jtsc_raw_fops = {
+	.owner = THIS_MODULE,
+	.open = jtsc_raw_open,
+	.release = jtsc_raw_release,
+	.read = jtsc_raw_read,
+	.llseek = noop_llseek,
+};
+
+static ssize_t jtsc_boot_read(struct file *file, char __user *ubuf, size_t count,
+			      loff_t *ppos)
+{
+	enum jtsc_source src = (uintptr_t)file->private_data;
+
+	return simple_read_from_buffer(ubuf, count, ppos, jtsc_boot_raw[src],
+				       sizeof(jtsc_boot_raw[src]));
+}
+
+static const struct file_operations jtsc_boot_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.read = jtsc_boot_read,
+	.llseek = default_llseek,
+};
+
+/* Adds the counters of @rng to @sum, and its phases to @dead and @verified. */
+static void jtsc_stats_add(struct jtsc_stats *sum, struct jtsc_rng *rng,
+			   unsigned long *dead, unsigned long *verified)
+{
+	struct jtsc_stats *s;
+	unsigned int src;
+
+	mutex_lock(&rng->lock);
+	for (src = 0; src < JTSC_NR_SOURCES; src++) {
+		s = &rng->stats[src];
+		sum[src].samples += s->samples;
+		sum[src].collect_ns += s->collect_ns;
+		sum[src].intermittent += s->intermittent;
+		sum[src].permanent += s->permanent;
+		sum[src].credited += s->credited;
+		sum[src].startups += s->startups;
+		sum[src].refused += s->refused;
+		if (s->estimates) {
+			sum[src].h_min = s->h_min;
+			sum[src].estimator = s->estimator;
+		}
+		sum[src].estimates += s->estimates;
+		if (rng->core.life[src].phase == JTSC_DEAD)
+			*dead |= BIT(src);
+		if (s->startups > s->refused)
+			*verified |= BIT(src);
+	}
+	mutex_unlock(&rng->lock);
+}
+
+/* The counters of every instance added up; the estimate is the last made. */
+static int jtsc_stats_show(struct seq_file *m, void *v)
+{
+	struct jtsc_stats sum[JTSC_NR_SOURCES] = {};
+	unsigned long dead = 0, verified = 0;
+	struct jtsc_group *g = &jtsc_group;
+	unsigned int i, src, alive;
+
+	jtsc_stats_add(sum, &jtsc_global, &dead, &verified);
+	for (i = 0; i < g->nr_shards; i++)
+		jtsc_stats_add(sum, g->shards[i], &dead, &verified);
+	alive = g->usable & ~dead ? __ffs(g->usable & ~dead) : JTSC_NR_SOURCES;
+	seq_printf(m, "active %s\n", alive < JTSC_NR_SOURCES ? g->col[alive].name : "none");
+	seq_printf(m, "failed %d\n", alive == JTSC_NR_SOURCES);
+	seq_printf(m, "shards %u\n", g->nr_shards);
+	for (src = 0; src < JTSC_NR_SOURCES; src++) {
+		const char *name = g->col[src].name;
+		int step = jtsc_group_step(g, src);
+
+		seq_printf(m, "%s.enabled %d\n", name, !!(g->usable & ~dead & BIT(src)));
+		seq_printf(m, "%s.verified %d\n", name, !!(verified & BIT(src)));
+		seq_printf(m, "%s.dead %d\n", name, !!(dead & BIT(src)));
+		seq_printf(m, "%s.credit_per_sample_256ths %u\n", name,
+			   step >= 0 ? jtsc_ladder[step].credit : 0);
+		seq_printf(m, "%s.startup_tests %llu\n", name, sum[src].startups);
+		seq_printf(m, "%s.estimates %llu\n", name, sum[src].estimates);
+		seq_printf(m, "%s.estimates_refused %llu\n", name, sum[src].refused);
+		seq_printf(m, "%s.estimate_millibits %llu\n", name,
+			   (sum[src].h_min * 1000) >> JTSC_EST_SHIFT);
+		seq_printf(m, "%s.estimator %s\n", name,
+			   sum[src].estimates ? jtsc_estimator_name[sum[src].estimator] : "none");
+		seq_printf(m, "%s.samples %llu\n", name, sum[src].samples);
+		seq_printf(m, "%s.collect_ns %llu\n", name, sum[src].collect_ns);
+		seq_printf(m, "%s.intermittent_failures %llu\n", name, sum[src].intermittent);
+		seq_printf(m, "%s.permanent_failures %llu\n", name, sum[src].permanent);
+		seq_printf(m, "%s.bits_credited %llu\n", name,
+			   sum[src].credited >> JTSC_ENTROPY_SHIFT);
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(jtsc_stats);
+
+#if IS_ENABLED(CONFIG_CRYPTO_JITTER_TSC_SEED)
+/* One pull as random.c makes them, timed: "<ns> <bits>"; the data is wiped. */
+static ssize_t jtsc_pull_read(struct file *file, char __user *ubuf, size_t count,
+			      loff_t *ppos)
+{
+	u64 words[JITTER_TSC_PULL_MAX / sizeof(u64)], t0;
+	char line[48];
+	int ret, len;
+
+	if (*ppos)
+		return 0;
+	t0 = local_clock();
+	ret = jitter_tsc_pull(words, sizeof(words));
+	t0 = local_clock() - t0;
+	memzero_explicit(words, sizeof(words));
+	if (ret < 0)
+		return ret;
+	len = scnprintf(line, sizeof(line), "%llu %d\n", t0, ret);
+	return simple_read_from_buffer(ubuf, count, ppos, line, len);
+}
+
+static const struct file_operations jtsc_pull_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.read = jtsc_pull_read,
+	.llseek = noop_llseek,
+};
+#endif
+
+void jtsc_debugfs_init(void)
+{
+	jtsc_debugfs = debugfs_create_dir("jitter_tsc", NULL);
+	debugfs_create_file("spec_raw", 0400, jtsc_debugfs,
+			    (void *)(uintptr_t)JTSC_SRC_SPEC, &jtsc_raw_fops);
+	debugfs_create_file("timer_raw", 0400, jtsc_debugfs,
+			    (void *)(uintptr_t)JTSC_SRC_TIMER, &jtsc_raw_fops);
+	debugfs_create_file("boot_spec_raw", 0400, jtsc_debugfs,
+			    (void *)(uintptr_t)JTSC_SRC_SPEC, &jtsc_boot_fops);
+	debugfs_create_file("boot_timer_raw", 0400, jtsc_debugfs,
+			    (void *)(uintptr_t)JTSC_SRC_TIMER, &jtsc_boot_fops);
+	debugfs_create_file("stats", 0400, jtsc_debugfs, NULL, &jtsc_stats_fops);
+#if IS_ENABLED(CONFIG_CRYPTO_JITTER_TSC_SEED)
+	debugfs_create_file("pull_ns", 0400, jtsc_debugfs, NULL, &jtsc_pull_fops);
+#endif
+}
+
+void jtsc_debugfs_exit(void)
+{
+	debugfs_remove_recursive(jtsc_debugfs);
+}
+#endif
