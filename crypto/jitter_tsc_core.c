@@ -523,7 +523,8 @@ enum jtsc_phase jtsc_core_startup(struct jtsc_core *c, enum jtsc_source src, int
 			l->phase = JTSC_DEAD;
 	} else {
 		l->phase = JTSC_REFUSED;
-		l->backoff = clamp(2 * l->backoff, JTSC_BACKOFF_MIN, JTSC_BACKOFF_MAX);
+		l->backoff = l->backoff ? min_t(unsigned int, 2 * l->backoff, JTSC_BACKOFF_MAX) :
+			     JTSC_BACKOFF_MIN;
 		l->retry_at = now + l->backoff * unit;
 	}
 	return l->phase;

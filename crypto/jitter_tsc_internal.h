@@ -383,7 +383,7 @@ void jtsc_machine_changed(void);
 int jtsc_group_step(struct jtsc_group *g, enum jtsc_source src);
 
 /* jitter_tsc_testing.c, with CONFIG_CRYPTO_JITTER_TSC_DEBUGFS or _FAULT_INJECTION */
-#if IS_ENABLED(CONFIG_CRYPTO_JITTER_TSC_DEBUGFS)
+#ifdef CONFIG_CRYPTO_JITTER_TSC_DEBUGFS
 void jtsc_capture_boot(enum jtsc_source src, const u8 *samples);
 void jtsc_debugfs_init(void);
 void jtsc_debugfs_exit(void);
@@ -392,7 +392,7 @@ static inline void jtsc_capture_boot(enum jtsc_source src, const u8 *samples) { 
 static inline void jtsc_debugfs_init(void) { }
 static inline void jtsc_debugfs_exit(void) { }
 #endif
-#if IS_ENABLED(CONFIG_CRYPTO_JITTER_TSC_FAULT_INJECTION)
+#ifdef CONFIG_CRYPTO_JITTER_TSC_FAULT_INJECTION
 void jtsc_inject(struct jtsc_rng *rng, enum jtsc_source src);
 #else
 static inline void jtsc_inject(struct jtsc_rng *rng, enum jtsc_source src) { }

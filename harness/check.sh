@@ -111,17 +111,16 @@ step_loop() {
 
 # New warnings from W=1 and sparse (C=2) on the series' objects, against the same
 # objects built from the pristine base (upstream's own warnings do not count).
-# Built with the guest config plus the KUnit suite's .kunitconfig, so the tests build too.
+# Built with the guest config plus the KUnit suite's kunitconfig, so the tests build too.
 warnings() {	# warnings LOG: "file: warning: message", paths relative, line numbers dropped
 	grep -E '(warning|error):' "$1" |
 		sed -E -e "s#$BUILD/(linux|base/$BASE_PKG)/##g" -e 's#^(\.\./)+(linux|base/[^/]*)/##' \
 			-e 's#^([^: ]+):[0-9]+(:[0-9]+)?:#\1:#' | sort -u
 }
 step_w1_sparse() {
-	local objs bobjs kc=$LINUX/lib/kunit-tests/.kunitconfig o
+	local objs bobjs kc=$HARNESS/config/jitter_tsc.kunitconfig o
 	objs=$(targets_matching '\.c$' | sed 's/\.c$/.o/')
 	[ -n "$objs" ] || fail "the series has no C file yet"
-	[ -f "$kc" ] || fail "no lib/kunit-tests/.kunitconfig in the series yet"
 	bobjs=$(for o in $objs; do [ -f "$BASE/${o%.o}.c" ] && echo "$o"; done)
 	echo "objects: " $objs
 	msg=$(guest_config "$LINUX" "$BUILD/obj-w1" 0 "$kc") || fail "config: $msg"
@@ -148,10 +147,9 @@ step_w1_sparse() {
 
 # kunit_run BUILD_DIR [more kunit.py args]: the suite under kunit.py, from build/linux.
 kunit_run() {
-	local dir=$1 kc=lib/kunit-tests/.kunitconfig smp=() KUNIT_MAKE=()
+	local dir=$1 kc=$HARNESS/config/jitter_tsc.kunitconfig smp=() KUNIT_MAKE=()
 	shift
-	[ -f "$LINUX/$kc" ] || fail "no lib/kunit-tests/.kunitconfig in the series yet"
-	grep -qx 'CONFIG_SMP=y' "$LINUX/$kc" && smp=("--qemu_args=-smp 2")
+	grep -qx 'CONFIG_SMP=y' "$kc" && smp=("--qemu_args=-smp 2")
 	ccache_env
 	cd "$LINUX" || fail "no build/linux"
 	locked python3 tools/testing/kunit/kunit.py run --arch=x86_64 \
@@ -275,17 +273,17 @@ no_sym() {
 step_matrix() {
 	local c=$HARNESS/config
 	matrix_build x86_64-off x86_64 bzImage guest "$c/x86_64-off.config"
-	for o in jitter_tsc.o jitter_tsc_core.o jitter_tsc_estimate.o jitter_tsc_kcapi.o; do
+	for o in jitter_tsc.o jitter_tsc_core.o jitter_tsc_estimate.o jitter_tsc_kcapi.o jitter_tsc_testing.o; do
 		[ ! -f "$BUILD/obj-x86_64-off/crypto/$o" ] || fail "x86_64-off: crypto/$o built with the option off"
 	done
 	no_sym x86_64-off jitter_tsc_pull
 	matrix_build i386-686 i386 vmlinux none "$c/i386.config"
 	for o in core estimate kcapi; do has_obj i386-686 crypto/jitter_tsc_$o.o; done
-	has_obj i386-686 lib/kunit-tests/jitter_tsc_kunit.o
+	has_obj i386-686 crypto/jitter_tsc_kunit.o
 	no_sym i386-686 jtsc_spec_fill
 	matrix_build i386-notsc i386 vmlinux none "$c/i386.config" "$c/i386-notsc.config"
 	for o in core estimate kcapi; do has_obj i386-notsc crypto/jitter_tsc_$o.o; done
-	has_obj i386-notsc lib/kunit-tests/jitter_tsc_kunit.o
+	has_obj i386-notsc crypto/jitter_tsc_kunit.o
 	no_sym i386-notsc jtsc_spec_fill
 	echo "matrix: x86_64 (option off), i386 686 and i386 486 (no TSC) build"
 }
@@ -296,7 +294,7 @@ step_arm64() {
 	local img=$BUILD/obj-arm64/arch/arm64/boot/Image
 	matrix_build arm64 arm64 Image guest "$HARNESS/config/arm64.config"
 	for o in core estimate kcapi; do has_obj arm64 crypto/jitter_tsc_$o.o; done
-	has_obj arm64 lib/kunit-tests/jitter_tsc_kunit.o
+	has_obj arm64 crypto/jitter_tsc_kunit.o
 	no_sym arm64 jtsc_spec_fill
 	"$HARNESS/guest/boottest.sh" --arm64 "$img" || fail "arm64 boot test failed"
 }

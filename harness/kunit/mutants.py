@@ -259,7 +259,7 @@ def run_case(name, case):
                CCACHE_MAXSIZE=os.environ.get('CCACHE_MAXSIZE', '5G'))
     cmd = ['flock', LOCK, 'python3', 'tools/testing/kunit/kunit.py', 'run',
            '--arch=x86_64', '--build_dir=' + OBJ, '--jobs=' + os.environ.get('JOBS', '2'),
-           '--kunitconfig=lib/kunit-tests/.kunitconfig', '--qemu_args=-smp 2',
+           '--kunitconfig=' + os.path.join(ROOT, 'harness', 'config', 'jitter_tsc.kunitconfig'), '--qemu_args=-smp 2',
            '--timeout=1200']
     if shutil.which('ccache'):
         cmd += ['--make_options', 'CC=ccache gcc']

@@ -3,7 +3,7 @@
 
 Parses the jtsc_ladder[] initialiser of crypto/jitter_tsc_core.c (credit in
 1/256 bit, samples per word, every cutoff) and the enum constants of
-include/crypto/internal/jitter_tsc_core.h (windows, alphas, the word
+crypto/jitter_tsc_internal.h (windows, alphas, the word
 limits), recomputes
   RCT   C = 1 + ceil(-log2(alpha) / H)                   (90B 4.4.1)
   APT   C = 1 + CRITBINOM(W, 2^-H, 1 - alpha), W = 512   (90B 4.4.2)
@@ -118,8 +118,7 @@ def parse_params(path, header=None):
     header, when @path is the core itself)."""
     text = open(path).read()
     if header is None and os.path.basename(path) == "jitter_tsc_core.c":
-        header = os.path.join(os.path.dirname(path), "..", "include", "crypto", "internal",
-                              "jitter_tsc_core.h")
+        header = os.path.join(os.path.dirname(path), "jitter_tsc_internal.h")
     if header:
         text = open(header).read() + "\n" + text
     ev = Evaluator(text)

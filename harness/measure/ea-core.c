@@ -27,7 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <crypto/internal/jitter_tsc_estimate.h>
+#include "jitter_tsc_internal.h"
 
 /* the estimate's own limit: indices are u32 and n < 2^31 */
 #define MAX_SAMPLES	0x7fffffffUL

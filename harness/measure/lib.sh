@@ -78,8 +78,8 @@ build_spec_variant() {
 # CORE: the host-independent core of jitter_tsc, compiled as it is with
 # harness/measure/include standing in for the kernel headers it uses
 CORE="$top/crypto/jitter_tsc_core.c $top/crypto/jitter_tsc_estimate.c"
-CORE_HDRS="$top/include/crypto/internal/jitter_tsc_core.h $top/include/crypto/internal/jitter_tsc_estimate.h"
-CORE_CFLAGS="-I $top/harness/measure/include -I $top/include"
+CORE_HDRS="$top/crypto/jitter_tsc_internal.h"
+CORE_CFLAGS="-I $top/harness/measure/include -I $top/crypto -Wno-unused-parameter"
 
 # build_health: $M/health-host, the kernel's health tests, credit ladder and
 # runtime estimate (the core) around the kernel's speculative loop

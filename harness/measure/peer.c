@@ -41,7 +41,7 @@
 #include <unistd.h>
 #include <openssl/evp.h>
 
-#include <crypto/internal/jitter_tsc_core.h>
+#include "jitter_tsc_internal.h"
 #include "tsc-jitter-user.h"
 #include <asm/tsc_jitter.h>
 
@@ -107,80 +107,43 @@ static int jent_round(unsigned int blocks, struct run *r)
 	return 0;
 }
 
-/* jitter_tsc's instance: what struct jtsc_rng holds for one collector */
+/* jitter_tsc's instance: the core of struct jtsc_rng, and its buffer */
 struct tsc_inst {
 	u8 *mem;
 	struct tsc_jitter_walk walk;
-	struct jtsc_health h;
-	u64 pool[POOL_WORDS], lfsr;
-	unsigned int tested, pending;
+	struct jtsc_core core;
 	u8 raw[BATCH];
 };
-
-/* jtsc_release() */
-static void tsc_release(struct tsc_inst *t)
-{
-	unsigned int per = t->h.params->samples_per_word;
-	unsigned int held = (jtsc_health_hold(&t->h) + JTSC_MAX_LAG + per - 1) / per;
-
-	held = held < t->pending ? held : t->pending;
-	t->tested += t->pending - held;
-	t->pending = held;
-}
 
 /* CPU time in the loop, and in the rest of the block path, since reset */
 static double loop_us;
 
-/* jtsc_add_words() of one batch; -1 on a health-test failure */
-static int tsc_add_words(struct tsc_inst *t)
-{
-	unsigned int per = t->h.params->samples_per_word, i, w;
-	enum jtsc_health_result res = JTSC_HEALTH_OK;
-	double t0 = cpu_us();
-
-	tsc_jitter_fill(t->raw, BATCH, t->mem, &t->walk);
-	loop_us += cpu_us() - t0;
-	for (w = 0; w < BATCH; w += per) {
-		for (i = w; i < w + per; i++)
-			res |= jtsc_health_sample(&t->h, t->raw[i]);
-		if (res)
-			continue;
-		if (t->tested + t->pending >= POOL_WORDS)
-			return -1;
-		for (i = w; i < w + per; i += 8) {
-			u64 v;
-
-			memcpy(&v, t->raw + i, 8);
-			t->lfsr = jtsc_lfsr_fold(t->lfsr, v, 64);
-		}
-		t->pool[t->tested + t->pending++] = t->lfsr;
-		if (jtsc_health_window_closed(&t->h))
-			tsc_release(t);
-	}
-	return res ? -1 : 0;
-}
-
-/* one block of jtsc_rng_generate(): returns its credit in 1/256 bit */
+/*
+ * One block of jtsc_rng_generate() for a request of one block: the core's
+ * own calls, the glue's loop; returns its credit in 1/256 bit
+ */
 static long tsc_block(struct tsc_inst *t, unsigned char *out)
 {
-	unsigned int word = t->h.params->credit * t->h.params->samples_per_word;
-	unsigned int words = (OVERSAMPLE * 256 * 256 + word - 1) / word;
+	unsigned int words = jtsc_core_words(&t->core, OVERSAMPLE * 256 * 256);
 	unsigned int len = 0;
+	double t0;
 
-	while (t->tested < words)
-		if (tsc_add_words(t))
+	jtsc_core_begin_request(&t->core, words, 256 * 256);
+	while (t->core.tested < words) {
+		t0 = cpu_us();
+		tsc_jitter_fill(t->raw, BATCH, t->mem, &t->walk);
+		loop_us += cpu_us() - t0;
+		if (jtsc_core_feed(&t->core, t->raw) != JTSC_RUNNING)
 			return -1;
-	if (!EVP_Digest(t->pool, words * sizeof(u64), out, &len, EVP_sha256(), NULL))
+	}
+	if (!EVP_Digest(t->core.pool, words * sizeof(u64), out, &len, EVP_sha256(), NULL))
 		return -1;
-	t->tested -= words;
-	memmove(t->pool, t->pool + words, (t->tested + t->pending) * sizeof(u64));
-	return (long)words * word;
+	return jtsc_core_take(&t->core, words);
 }
 
 static int tsc_round(unsigned int blocks, struct run *r)
 {
 	size_t work = jtsc_estimate_work_size(JTSC_STARTUP_SAMPLES);
-	enum jtsc_health_result res = JTSC_HEALTH_OK;
 	unsigned char out[BLOCK];
 	struct jtsc_estimate e;
 	struct tsc_inst *t;
@@ -218,12 +181,10 @@ static int tsc_round(unsigned int blocks, struct run *r)
 			(double)e.h_min / JTSC_EST_ONE);
 		return -1;
 	}
-	jtsc_health_init(&t->h, &jtsc_ladder[step]);
-	for (i = 0; i < JTSC_STARTUP_SAMPLES; i++)
-		res |= jtsc_health_sample(&t->h, samples[i]);
+	i = jtsc_core_startup(&t->core, JTSC_SRC_SPEC, step, samples, 0, 1);
 	free(samples);
 	PART(3);
-	if (res || tsc_block(t, out) < 0)
+	if (i != JTSC_RUNNING || tsc_block(t, out) < 0)
 		return -1;
 	PART(4);
 	t1 = cpu_us();

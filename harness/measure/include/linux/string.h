@@ -5,4 +5,6 @@
 
 #include <string.h>
 
+#define memzero_explicit(p, n)	explicit_bzero((p), (n))
+
 #endif /* _JTSC_USER_LINUX_STRING_H */
