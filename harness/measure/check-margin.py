@@ -14,7 +14,15 @@ the same source. This checks that rule against:
      estimators) and the highest runtime estimate (ea-core, the kernel's
      code in user space) over its disjoint startup-sized windows: the
      step picked from that worst window must be at most half the minimum;
-  2. synthetic sources of known min-entropy (i.i.d. with a most common
+  2. the boot windows of harness/measure/results-boot (boot-windows.sh):
+     the samples each boot's first startup test in the TCG guest estimated
+     and took the collector's credit from (ea-core's estimate of each is
+     the one the kernel logged, or a note says not): the credit picked
+     from each must be at most half the collector's lowest min-entropy in
+     the TCG guest, the 10^6-sample minimum of the guest rows of
+     margin-results or the lowest ea_noniid estimate of a window's own
+     samples;
+  3. synthetic sources of known min-entropy (i.i.d. with a most common
      value of probability 0.99 to 0.1, two-state Markov chains, blocks that
      only long tuples reveal, and deterministic streams), generated here
      with a fixed seed, each window estimated by ea-core: the step picked
@@ -24,9 +32,10 @@ the same source. This checks that rule against:
 The ladder and the margin are read from crypto/jitter_tsc_core.c and its
 header. Prints one aligned line per source; exits 1 naming every
 failure, and if margin-results lacks the host quiet, host loaded or TCG
-guest rows of either collector.
+guest rows of either collector, or results-boot the windows of either.
 
-usage: check-margin.py [--results FILE] [--ea-core PATH] [--windows N]
+usage: check-margin.py [--results FILE] [--boot DIR] [--ea-core PATH]
+                       [--ea-noniid PATH] [--windows N]
 """
 import argparse
 import importlib.util
@@ -71,14 +80,78 @@ def pick(credits, margin, h):
     return best
 
 
-def estimate(ea_core, path, off, n):
-    out = subprocess.run([ea_core, "-o", str(off), "-n", str(n), path],
-                         capture_output=True, text=True, check=True).stdout
+def h_min(cmd, path):
+    """The H_min line of ea-core's or ea_noniid's output on @path."""
+    out = subprocess.run(cmd + [path], capture_output=True, text=True, check=True).stdout
     for line in out.splitlines():
         f = line.split()
         if f and f[0] == "H_min":
             return float(f[1])
-    raise RuntimeError("ea-core printed no H_min for %s" % path)
+    raise RuntimeError("%s printed no H_min for %s" % (cmd[0], path))
+
+
+def estimate(ea_core, path, off, n):
+    return h_min([ea_core, "-o", str(off), "-n", str(n)], path)
+
+
+def boot_windows(root):
+    """(collector, path, kernel's estimate, kernel's credit) of each window
+    listed in a results-boot/*/windows file."""
+    out = []
+    for d in sorted(os.listdir(root)) if os.path.isdir(root) else []:
+        idx = os.path.join(root, d, "windows")
+        for line in open(idx) if os.path.exists(idx) else []:
+            f = line.split()
+            if f and not f[0].startswith("#"):
+                path = os.path.join(root, d, f[0])
+                out.append((f[0].split("-")[0], path, float(f[2]), int(f[4])))
+    return out
+
+
+def check_boot(args, credits, margin, window, lowest, bad):
+    """Part 2: the credit picked from each boot window against @lowest, the
+    10^6-sample minimum of the TCG guest rows, or the windows' own."""
+    print("\n%-6s %3s %21s %7s %9s %9s %9s %8s %6s" %
+          ("boot", "n", "estimate min/med/max", "credits", "guest", "own", "lowest",
+           "max", "ratio"))
+    rows = boot_windows(args.boot)
+    for col in ("spec", "timer"):
+        ws = []  # path, estimate, credit, the kernel's logged estimate and credit
+        for c, p, ke, kc in rows:
+            if c == col:
+                e = estimate(args.ea_core, p, 0, window)
+                ws.append((p, e, pick(credits, margin[col], e), ke, kc))
+        if not ws:
+            bad.append("no boot windows of the %s collector in %s (boot-windows.sh)"
+                       % (col, args.boot))
+            continue
+        own = min(h_min([args.ea_noniid, "-t", "u8"], w[0]) for w in ws)
+        low = min(lowest.get(col, own), own)
+        ests = sorted(w[1] for w in ws)
+        top = max(w[2] for w in ws)
+        ratio = (top / 256.0) / (low / 2)
+        print("%-6s %3d %6.3f/%6.3f/%6.3f %7s %9.5f %9.5f %9.5f %8s %6.3f%s" %
+              (col, len(ws), ests[0], ests[len(ests) // 2], ests[-1],
+               ",".join(str(c) for c in sorted(set(w[2] for w in ws))),
+               lowest.get(col, float("nan")), own, low, "%d/256" % top, ratio,
+               "" if ratio <= 1 else "  TOO HIGH"))
+        for p, e, c, _, _ in ws:
+            if c / 256.0 > low / 2:
+                bad.append("boot window %s: credit %d/256 (estimate %.5f) is above half of %.5f, "
+                           "the %s collector's lowest min-entropy in the TCG guest"
+                           % (os.path.relpath(p, args.boot), c, e, low, col))
+        # the kernel logs its estimate truncated to 3 decimals
+        differ = [p for p, e, c, ke, kc in ws
+                  if math.floor(e * 1000) != round(ke * 1000) or c != kc]
+        if differ:
+            print("%-6s %d windows not as the kernel logged them (estimator or ladder changed "
+                  "since?), e.g. %s" % ("", len(differ), os.path.relpath(differ[0], args.boot)))
+        if ratio > 1:
+            m = margin[col]
+            while pick(credits, m, ests[-1]) / 256.0 > low / 2:
+                m += 1
+            print("%-6s margin %d would hold (credit %d/256 from the highest estimate)" %
+                  ("", m, pick(credits, m, ests[-1])))
 
 
 def synthetic(nbytes, seed):
@@ -112,7 +185,9 @@ def synthetic(nbytes, seed):
 def main():
     ap = argparse.ArgumentParser(description="check the runtime estimate's margin")
     ap.add_argument("--results", default=os.path.join(HERE, "margin-results"))
+    ap.add_argument("--boot", default=os.path.join(HERE, "results-boot"))
     ap.add_argument("--ea-core", default=os.path.join(TOP, "build", "measure", "ea-core"))
+    ap.add_argument("--ea-noniid", default=os.path.join(TOP, "build", "measure", "ea_noniid"))
     ap.add_argument("--windows", type=int, default=12,
                     help="windows of each synthetic source (default 12)")
     args = ap.parse_args()
@@ -124,7 +199,7 @@ def main():
           (",".join(map(str, credits)), window, margin["spec"], margin["timer"], floor))
 
     # 1. the measurements
-    seen = set()
+    seen, lowest = set(), {}
     print("\n%-26s %-9s %9s %9s %8s %6s  %s" % ("measured (margin-results)", "date", "h_min",
                                               "rt_max", "credit", "ratio", "cpu"))
     if os.path.exists(args.results):
@@ -135,6 +210,8 @@ def main():
             date, prefix, h, rt_max = f[0], f[1], float(f[2]), float(f[3])
             cpu = " ".join(f[6:])
             seen.add(prefix)
+            if prefix.startswith("guest."):
+                lowest[collector(prefix)] = min(h, lowest.get(collector(prefix), h))
             c = pick(credits, margin[collector(prefix)], rt_max)
             ratio = (c / 256.0) / (h / 2) if h > 0 else float("inf") if c else 0
             ok = ratio <= 1
@@ -149,9 +226,13 @@ def main():
             bad.append("no %s line in %s: the margin must rest on the host quiet, loaded and "
                        "the TCG guest" % (r, args.results))
 
-    # 2. sources of known min-entropy
-    if not os.access(args.ea_core, os.X_OK):
-        sys.exit("check-margin: no %s (lib.sh build_tools ea-core)" % args.ea_core)
+    for tool in (args.ea_core, args.ea_noniid):
+        if not os.access(tool, os.X_OK):
+            sys.exit("check-margin: no %s (lib.sh build_tools ea-core ea_noniid)" % tool)
+    # 2. the boot windows
+    check_boot(args, credits, margin, window, lowest, bad)
+
+    # 3. sources of known min-entropy
     print("\n%-34s %8s %9s %9s %8s %6s" % ("synthetic (worst of %d windows)" % args.windows,
                                           "true H", "rt_max", "rt_min", "credit", "ratio"))
     with tempfile.TemporaryDirectory() as d:
