@@ -42,6 +42,7 @@ import importlib.util
 import math
 import os
 import random
+import re
 import subprocess
 import sys
 import tempfile
@@ -94,9 +95,18 @@ def estimate(ea_core, path, off, n):
     return h_min([ea_core, "-o", str(off), "-n", str(n)], path)
 
 
+def host_key(cpu):
+    """A host CPU's name reduced to compare a margin-results row ("... on
+    Intel(R) Xeon(R) Processor (in a VM)") with a results-boot directory
+    (intel-xeon-processor-f6-m167.COMMIT): no CPU is like another, so boot
+    windows are held to the guest rows of their own host."""
+    cpu = re.sub(r"\((r|tm|in a vm)\)|-f\d+-m\d+.*$", "", cpu.lower())
+    return re.sub(r"[^a-z0-9]", "", cpu)
+
+
 def boot_windows(root):
-    """(collector, path, kernel's estimate, kernel's credit) of each window
-    listed in a results-boot/*/windows file."""
+    """(collector, path, kernel's estimate, kernel's credit, host key) of each
+    window listed in a results-boot/*/windows file."""
     out = []
     for d in sorted(os.listdir(root)) if os.path.isdir(root) else []:
         idx = os.path.join(root, d, "windows")
@@ -104,7 +114,8 @@ def boot_windows(root):
             f = line.split()
             if f and not f[0].startswith("#"):
                 path = os.path.join(root, d, f[0])
-                out.append((f[0].split("-")[0], path, float(f[2]), int(f[4])))
+                out.append((f[0].split("-")[0], path, float(f[2]), int(f[4]),
+                            host_key(d.split(".")[0])))
     return out
 
 
@@ -117,7 +128,7 @@ def check_boot(args, credits, margin, window, lowest, bad):
     rows = boot_windows(args.boot)
     for col in ("spec", "timer"):
         ws = []  # path, estimate, credit, the kernel's logged estimate and credit
-        for c, p, ke, kc in rows:
+        for c, p, ke, kc, host in rows:
             if c == col:
                 e = estimate(args.ea_core, p, 0, window)
                 ws.append((p, e, pick(credits, margin[col], e), ke, kc))
@@ -126,14 +137,17 @@ def check_boot(args, credits, margin, window, lowest, bad):
                        % (col, args.boot))
             continue
         own = min(h_min([args.ea_noniid, "-t", "u8"], w[0]) for w in ws)
-        low = min(lowest.get(col, own), own)
+        hosts = {r[4] for r in rows if r[0] == col}
+        guest = min((v for (c, h), v in lowest.items() if c == col and h in hosts),
+                    default=float("nan"))
+        low = own if math.isnan(guest) else min(guest, own)
         ests = sorted(w[1] for w in ws)
         top = max(w[2] for w in ws)
         ratio = (top / 256.0) / (low / 2)
         print("%-6s %3d %6.3f/%6.3f/%6.3f %7s %9.5f %9.5f %9.5f %8s %6.3f%s" %
               (col, len(ws), ests[0], ests[len(ests) // 2], ests[-1],
                ",".join(str(c) for c in sorted(set(w[2] for w in ws))),
-               lowest.get(col, float("nan")), own, low, "%d/256" % top, ratio,
+               guest, own, low, "%d/256" % top, ratio,
                "" if ratio <= 1 else "  TOO HIGH"))
         for p, e, c, _, _ in ws:
             if c / 256.0 > low / 2:
@@ -211,7 +225,8 @@ def main():
             cpu = " ".join(f[6:])
             seen.add(prefix)
             if prefix.startswith("guest."):
-                lowest[collector(prefix)] = min(h, lowest.get(collector(prefix), h))
+                k = (collector(prefix), host_key(cpu.split(" on ")[-1]))
+                lowest[k] = min(h, lowest.get(k, h))
             c = pick(credits, margin[collector(prefix)], rt_max)
             ratio = (c / 256.0) / (h / 2) if h > 0 else float("inf") if c else 0
             ok = ratio <= 1
