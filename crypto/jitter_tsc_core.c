@@ -51,105 +51,30 @@
  * has no closed form: the values are written out, and the KUnit suite
  * recomputes them.
  */
+/* Credit, samples per word, then each cutoff pair: RCT, APT, runs, hits. */
+#define JTSC_STEP(c, spw, rct, rctp, apt, aptp, run, runp, hits, hitsp)	{	\
+	.credit = c, .samples_per_word = spw,					\
+	.rct_cutoff = rct, .rct_perm_cutoff = rctp,				\
+	.apt_cutoff = apt, .apt_perm_cutoff = aptp,				\
+	.run_cutoff = run, .run_perm_cutoff = runp,				\
+	.hits_cutoff = hits, .hits_perm_cutoff = hitsp,				\
+}
+
 const struct jtsc_health_params jtsc_ladder[] = {
-	{
-		.credit = 2, .samples_per_word = 512,
-		.rct_cutoff = 3841, .rct_perm_cutoff = 7681,
-		.apt_cutoff = 513, .apt_perm_cutoff = 513,
-		.run_cutoff = 4737, .run_perm_cutoff = 8577,
-		.hits_cutoff = 4097, .hits_perm_cutoff = 4097,
-	},
-	{
-		.credit = 3, .samples_per_word = 512,
-		.rct_cutoff = 2561, .rct_perm_cutoff = 5121,
-		.apt_cutoff = 513, .apt_perm_cutoff = 513,
-		.run_cutoff = 3159, .run_perm_cutoff = 5719,
-		.hits_cutoff = 4094, .hits_perm_cutoff = 4097,
-	},
-	{
-		.credit = 4, .samples_per_word = 512,
-		.rct_cutoff = 1921, .rct_perm_cutoff = 3841,
-		.apt_cutoff = 513, .apt_perm_cutoff = 513,
-		.run_cutoff = 2369, .run_perm_cutoff = 4289,
-		.hits_cutoff = 4089, .hits_perm_cutoff = 4097,
-	},
-	{
-		.credit = 6, .samples_per_word = 512,
-		.rct_cutoff = 1281, .rct_perm_cutoff = 2561,
-		.apt_cutoff = 513, .apt_perm_cutoff = 513,
-		.run_cutoff = 1580, .run_perm_cutoff = 2860,
-		.hits_cutoff = 4077, .hits_perm_cutoff = 4090,
-	},
-	{
-		.credit = 8, .samples_per_word = 512,
-		.rct_cutoff = 961, .rct_perm_cutoff = 1921,
-		.apt_cutoff = 513, .apt_perm_cutoff = 513,
-		.run_cutoff = 1185, .run_perm_cutoff = 2145,
-		.hits_cutoff = 4064, .hits_perm_cutoff = 4080,
-	},
-	{
-		.credit = 12, .samples_per_word = 512,
-		.rct_cutoff = 641, .rct_perm_cutoff = 1281,
-		.apt_cutoff = 513, .apt_perm_cutoff = 513,
-		.run_cutoff = 791, .run_perm_cutoff = 1431,
-		.hits_cutoff = 4035, .hits_perm_cutoff = 4056,
-	},
-	{
-		.credit = 16, .samples_per_word = 512,
-		.rct_cutoff = 481, .rct_perm_cutoff = 961,
-		.apt_cutoff = 512, .apt_perm_cutoff = 513,
-		.run_cutoff = 593, .run_perm_cutoff = 1073,
-		.hits_cutoff = 4003, .hits_perm_cutoff = 4029,
-	},
-	{
-		.credit = 24, .samples_per_word = 256,
-		.rct_cutoff = 321, .rct_perm_cutoff = 641,
-		.apt_cutoff = 508, .apt_perm_cutoff = 513,
-		.run_cutoff = 396, .run_perm_cutoff = 716,
-		.hits_cutoff = 3937, .hits_perm_cutoff = 3970,
-	},
-	{
-		.credit = 32, .samples_per_word = 256,
-		.rct_cutoff = 241, .rct_perm_cutoff = 481,
-		.apt_cutoff = 502, .apt_perm_cutoff = 512,
-		.run_cutoff = 297, .run_perm_cutoff = 537,
-		.hits_cutoff = 3870, .hits_perm_cutoff = 3909,
-	},
-	{
-		.credit = 48, .samples_per_word = 128,
-		.rct_cutoff = 161, .rct_perm_cutoff = 321,
-		.apt_cutoff = 490, .apt_perm_cutoff = 504,
-		.run_cutoff = 199, .run_perm_cutoff = 359,
-		.hits_cutoff = 3733, .hits_perm_cutoff = 3781,
-	},
-	{
-		.credit = 64, .samples_per_word = 128,
-		.rct_cutoff = 121, .rct_perm_cutoff = 241,
-		.apt_cutoff = 477, .apt_perm_cutoff = 494,
-		.run_cutoff = 149, .run_perm_cutoff = 269,
-		.hits_cutoff = 3598, .hits_perm_cutoff = 3653,
-	},
-	{
-		.credit = 96, .samples_per_word = 64,
-		.rct_cutoff = 81, .rct_perm_cutoff = 161,
-		.apt_cutoff = 449, .apt_perm_cutoff = 471,
-		.run_cutoff = 100, .run_perm_cutoff = 180,
-		.hits_cutoff = 3337, .hits_perm_cutoff = 3401,
-	},
-	{
-		.credit = 128, .samples_per_word = 64,
-		.rct_cutoff = 61, .rct_perm_cutoff = 121,
-		.apt_cutoff = 422, .apt_perm_cutoff = 447,
-		.run_cutoff = 75, .run_perm_cutoff = 135,
-		.hits_cutoff = 3091, .hits_perm_cutoff = 3162,
-	},
-	{
-		.credit = 192, .samples_per_word = 32,
-		.rct_cutoff = 41, .rct_perm_cutoff = 81,
-		.apt_cutoff = 371, .apt_perm_cutoff = 399,
-		.run_cutoff = 51, .run_perm_cutoff = 91,
-		.hits_cutoff = 2647, .hits_perm_cutoff = 2726,
-	},
+	JTSC_STEP(2, 512, 3841, 7681, 513, 513, 4737, 8577, 4097, 4097),
+	JTSC_STEP(3, 512, 2561, 5121, 513, 513, 3159, 5719, 4094, 4097),
+	JTSC_STEP(4, 512, 1921, 3841, 513, 513, 2369, 4289, 4089, 4097),
+	JTSC_STEP(6, 512, 1281, 2561, 513, 513, 1580, 2860, 4077, 4090),
+	JTSC_STEP(8, 512, 961, 1921, 513, 513, 1185, 2145, 4064, 4080),
+	JTSC_STEP(12, 512, 641, 1281, 513, 513, 791, 1431, 4035, 4056),
+	JTSC_STEP(16, 512, 481, 961, 512, 513, 593, 1073, 4003, 4029),
+	JTSC_STEP(24, 256, 321, 641, 508, 513, 396, 716, 3937, 3970),
+	JTSC_STEP(32, 256, 241, 481, 502, 512, 297, 537, 3870, 3909),
+	JTSC_STEP(48, 128, 161, 321, 490, 504, 199, 359, 3733, 3781),
+	JTSC_STEP(64, 128, 121, 241, 477, 494, 149, 269, 3598, 3653),
+	JTSC_STEP(96, 64, 81, 161, 449, 471, 100, 180, 3337, 3401),
+	JTSC_STEP(128, 64, 61, 121, 422, 447, 75, 135, 3091, 3162),
+	JTSC_STEP(192, 32, 41, 81, 371, 399, 51, 91, 2647, 2726),
 };
 
 const unsigned int jtsc_ladder_steps = ARRAY_SIZE(jtsc_ladder);

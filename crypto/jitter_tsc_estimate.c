@@ -2,55 +2,23 @@
 /*
  * SP 800-90B non-IID min-entropy estimators in integer arithmetic
  *
- * jitter_tsc credits entropy for its samples only as far as a measurement
- * supports it, and the host that counts is the one it boots on: so the kernel
- * measures its own raw 8-bit samples with the estimators of NIST SP 800-90B
- * section 6.3 and takes the lowest estimate as the min-entropy per sample.
+ * jitter_tsc credits its samples only as far as a measurement on the
+ * machine itself supports, so the kernel estimates its raw 8-bit samples
+ * with five estimators of SP 800-90B 6.3: most common value (6.3.1),
+ * t-tuple (6.3.5), LRS (6.3.6), MultiMCW (6.3.7) and lag prediction
+ * (6.3.8). 6.3.2-6.3.4 apply to binary samples only; MultiMMC and LZ78Y
+ * need megabytes of dictionaries, so without them the minimum can only be
+ * higher than NIST's, which the caller's margin allows for. The results are
+ * those of NIST's ea_non_iid 1.1.7 "Literal" estimates (symbols 0..k-1 in
+ * sample order, Z = 2.5758293035489008, its ties and thresholds); the same
+ * file built in user space is checked against NIST's output.
  *
- * Five of the ten estimators run here, the ones that apply to 8-bit samples and
- * are cheap enough for boot:
- *
- *   6.3.1  most common value (MCV)
- *   6.3.5  t-tuple
- *   6.3.6  longest repeated substring (LRS)
- *   6.3.7  MultiMCW prediction (most common value in windows of 63, 255, 1023
- *          and 4095 samples)
- *   6.3.8  lag prediction (lags 1 to 128)
- *
- * 6.3.2 to 6.3.4 (collision, Markov, compression) apply to binary samples only.
- * 6.3.9 and 6.3.10 (MultiMMC, LZ78Y) keep dictionaries of up to 100000 and
- * 65536 contexts, hash tables of megabytes: more than a boot-time check should
- * allocate. Without them the minimum can only be higher than NIST's over all
- * seven literal estimates, never lower: the caller's margin has to allow for
- * that.
- *
- * The results are those of NIST's reference implementation, ea_non_iid 1.1.7,
- * for its "Literal" estimates: the distinct sample values are translated, in
- * order, to the symbols 0..k-1, and k is the alphabet size of the predictors'
- * 1/k floor and of MultiMCW's scan; the upper confidence bounds use NIST's
- * Z = 2.5758293035489008 exactly; ties, the t-tuple threshold of 35, the LRS
- * range from t + 1 to the longest repeat, and the predictors' P_global' and
- * P_local with its 0.99 root are NIST's. harness/measure/test-core-nist.sh
- * checks this file, built in user space, against NIST's output.
- *
- * There is no floating point: kernel code may not use the FPU without
- * kernel_fpu_begin(), which not every architecture has or allows here, and
- * integers give the same bits on every host. Two fixed-point formats do the
- * work, both in 64 bits:
- *
- *   FX  unsigned Q2.62 for probabilities and values in [0, 4): 2^-62 is
- *       2e-19, far below the 1e-12 to which a double version agrees with NIST;
- *   LG  signed Q8.56 for base-2 logarithms in (-128, 128).
- *
- * Products go through mul_u64_u64_shr() and divisions through the math64
- * helpers, so that 32-bit hosts need no libgcc. Estimates leave in Q32.32
- * (JTSC_EST_ONE is one bit).
- *
- * The time is bounded on any input, periodic and constant ones included,
- * where the longest repeat is as long as the input: t-tuple and LRS read all
- * repeats off a suffix array (prefix doubling with radix sorts, O(n log n))
- * and its LCP intervals, lag handles its 128 lags as bit sets (O(n)), and
- * MultiMCW rescans its alphabet only on ties (O(n k) at worst, k <= 256).
+ * No floating point, which kernel code may not use freely: FX is unsigned
+ * Q2.62 for probabilities, LG signed Q8.56 for base-2 logarithms; results
+ * leave in Q32.32 (JTSC_EST_ONE). Time: t-tuple and LRS read all repeats
+ * off a suffix array (prefix doubling, O(n log n)) and its LCP intervals,
+ * lag uses bit sets of its 128 lags (O(n)), MultiMCW rescans its alphabet
+ * on ties (O(n k) at worst, k <= 256): bounded on any input.
  */
 
 #include <linux/bitops.h>
@@ -65,14 +33,11 @@
 
 #include "jitter_tsc_internal.h"
 
-/*********************************************************************
- *
+/*
  * Fixed-point arithmetic
- *
  * lg2() and ex2() convert between FX and LG; everything else is built
  * on them and on mul_u64_u64_shr(). Each states its error.
- *
- *********************************************************************/
+ */
 
 enum {
 	FX_FRAC = 62,			/* FX: Q2.62 */
@@ -179,17 +144,14 @@ static u64 upper_bound(u64 p, u32 n)
 	return min(p, FX_ONE);
 }
 
-/*********************************************************************
- *
+/*
  * 6.3.1 most common value, 6.3.5 t-tuple, 6.3.6 LRS
- *
  * t-tuple needs Q[W], the count of the most common W-tuple, for every W
  * up to t; LRS needs, for every W up to the longest repeat v, the number
  * of pairs of equal W-tuples. Both come from the suffix array in linear
  * time after the O(n log n) sort, where counting tuples directly would
  * cost O(n v), and v is n on a constant input.
- *
- *********************************************************************/
+ */
 
 /* Where jtsc_estimate_samples() puts what, in its work buffer (see work_layout()) */
 struct est_work {
@@ -388,18 +350,15 @@ static void est_tuple_lrs(const u8 *s, u32 n, const struct est_work *w, u64 *h_t
 	*h_lrs = fx_entropy(upper_bound(ex2(best), n));
 }
 
-/*********************************************************************
- *
+/*
  * 6.3.7 MultiMCW and 6.3.8 lag prediction
- *
  * Both predict each sample from the earlier ones with a few predictors,
  * follow the one with the most hits so far, and count C, the correct
  * predictions out of N, and r, the longest run of them. Then, as for every
  * 90B predictor, P_global' is the upper bound of C / N (or 1 - 0.01^(1/N)
  * when C = 0), and P_local the p at which a run of r + 1 has probability
  * 0.01 in N + 1 trials; the estimate is -log2 max(P_global', P_local, 1/k).
- *
- *********************************************************************/
+ */
 
 /*
  * What the P_local search needs of r + 1, N and the constants, in LG:
@@ -786,13 +745,10 @@ static u64 est_lag(const u8 *s, u32 n, unsigned int k, const struct est_work *w)
 	return est_predict(c, n - 1, maxrun, k);
 }
 
-/*********************************************************************
- *
+/*
  * The estimate
- *
  * API: jtsc_estimate_work_size(), jtsc_estimate_samples(), jtsc_estimator_name[]
- *
- *********************************************************************/
+ */
 
 const char *const jtsc_estimator_name[JTSC_NR_ESTIMATORS] = {
 	[JTSC_EST_MCV] = "MCV",

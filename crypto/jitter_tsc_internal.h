@@ -25,38 +25,23 @@
 /* An estimator that does not apply to the samples given. */
 #define JTSC_EST_NONE	U64_MAX
 
-/**
- * enum jtsc_estimator - The SP 800-90B estimators jtsc_estimate_samples() runs
- * @JTSC_EST_MCV: 6.3.1 most common value
- * @JTSC_EST_TUPLE: 6.3.5 t-tuple; applies when a symbol occurs 35 times
- * @JTSC_EST_LRS: 6.3.6 longest repeated substring
- * @JTSC_EST_MULTI_MCW: 6.3.7 MultiMCW prediction; from 4096 samples on
- * @JTSC_EST_LAG: 6.3.8 lag prediction, lags 1 to 128
- * @JTSC_NR_ESTIMATORS: the number of estimators
- */
+/* The SP 800-90B estimators jtsc_estimate_samples() runs. */
 enum jtsc_estimator {
-	JTSC_EST_MCV,
-	JTSC_EST_TUPLE,
-	JTSC_EST_LRS,
-	JTSC_EST_MULTI_MCW,
-	JTSC_EST_LAG,
+	JTSC_EST_MCV,		/* 6.3.1 most common value */
+	JTSC_EST_TUPLE,		/* 6.3.5 t-tuple, if a symbol occurs 35 times */
+	JTSC_EST_LRS,		/* 6.3.6 longest repeated substring */
+	JTSC_EST_MULTI_MCW,	/* 6.3.7 MultiMCW, from 4096 samples on */
+	JTSC_EST_LAG,		/* 6.3.8 lag prediction, lags 1 to 128 */
 	JTSC_NR_ESTIMATORS
 };
 
-/**
- * struct jtsc_estimate - The min-entropy of a run of samples
- * @h: each estimator's bits per sample in 1/JTSC_EST_ONE, or JTSC_EST_NONE
- * @h_min: the lowest of @h, at most 8 bits; 0 for fewer than 2 samples
- * @which: the estimator that gave @h_min
- * @samples: the number of samples
- * @symbols: the number of distinct sample values
- */
+/* The min-entropy of a run of samples, in bits per sample / JTSC_EST_ONE. */
 struct jtsc_estimate {
-	u64 h[JTSC_NR_ESTIMATORS];
-	u64 h_min;
-	enum jtsc_estimator which;
+	u64 h[JTSC_NR_ESTIMATORS];	/* each estimator's, or JTSC_EST_NONE */
+	u64 h_min;			/* the lowest, at most 8 bits */
+	enum jtsc_estimator which;	/* the estimator that gave it */
 	unsigned int samples;
-	unsigned int symbols;
+	unsigned int symbols;		/* distinct sample values */
 };
 
 extern const char *const jtsc_estimator_name[JTSC_NR_ESTIMATORS];
@@ -123,74 +108,44 @@ enum {
 #define JTSC_NR_DIFF		4
 #define JTSC_NR_PREDICTORS	(JTSC_MAX_LAG + JTSC_NR_DIFF)
 
-/**
- * enum jtsc_health_result - Verdict of the health tests on a sample
- * @JTSC_HEALTH_OK: no cutoff reached
- * @JTSC_HEALTH_INTERMITTENT: a cutoff for alpha = 2^-30
- * @JTSC_HEALTH_PERMANENT: a cutoff for alpha = 2^-60
- */
+/* Verdict of the health tests on a sample: the cutoff reached, if any. */
 enum jtsc_health_result {
 	JTSC_HEALTH_OK,
-	JTSC_HEALTH_INTERMITTENT,
-	JTSC_HEALTH_PERMANENT,
+	JTSC_HEALTH_INTERMITTENT,	/* alpha = 2^-30 */
+	JTSC_HEALTH_PERMANENT,		/* alpha = 2^-60 */
 };
 
-/**
- * struct jtsc_health_params - One step of the credit ladder
- * @credit: min-entropy credited per raw sample, in 1/256 bit
- * @samples_per_word: raw samples folded into one pool word
- * @rct_cutoff: Repetition Count Test cutoff, alpha = 2^-30 (4.4.1)
- * @rct_perm_cutoff: the same for alpha = 2^-60
- * @apt_cutoff: Adaptive Proportion Test cutoff, alpha = 2^-30 (4.4.2)
- * @apt_perm_cutoff: the same for alpha = 2^-60
- * @run_cutoff: longest run of hits of one predictor, alpha = 2^-37
- * @run_perm_cutoff: the same for alpha = 2^-67
- * @hits_cutoff: hits of one predictor in a predictor window, 2^-37
- * @hits_perm_cutoff: the same for alpha = 2^-67
+/*
+ * One step of the credit ladder: the credit per raw sample in 1/256 bit,
+ * the samples folded into a word, and each test's cutoff for alpha = 2^-30
+ * (intermittent) and 2^-60 (permanent): the Repetition Count Test (4.4.1),
+ * the Adaptive Proportion Test (4.4.2), and the longest run and the hits
+ * in a predictor window of any one predictor (at alpha / 128).
  */
 struct jtsc_health_params {
 	unsigned int credit;
 	unsigned int samples_per_word;
-	unsigned int rct_cutoff;
-	unsigned int rct_perm_cutoff;
-	unsigned int apt_cutoff;
-	unsigned int apt_perm_cutoff;
-	unsigned int run_cutoff;
-	unsigned int run_perm_cutoff;
-	unsigned int hits_cutoff;
-	unsigned int hits_perm_cutoff;
+	unsigned int rct_cutoff, rct_perm_cutoff;
+	unsigned int apt_cutoff, apt_perm_cutoff;
+	unsigned int run_cutoff, run_perm_cutoff;
+	unsigned int hits_cutoff, hits_perm_cutoff;
 };
 
-/**
- * struct jtsc_health - The health tests' state over one sample stream
- * @params: the ladder step whose cutoffs apply
- * @seen: samples seen, up to JTSC_MAX_LAG
- * @rct_run: length of the current run of identical samples
- * @apt_value: first sample of the current APT window
- * @apt_seen: samples seen in the current APT window
- * @apt_count: occurrences of @apt_value in it
- * @pred_seen: samples seen in the current predictor window
- * @pos: where the oldest of the last JTSC_MAX_LAG samples is in @hist
- * @hist: the last JTSC_MAX_LAG samples, each twice
- * @diff: the last k-th difference of the samples, k = 1 .. JTSC_NR_DIFF
- * @running: bit j set while the predictor of lag 64 - j has a run going
- * @run: current run of hits of each predictor
- * @hits: hits of each predictor in the current predictor window
- */
+/* The health tests' state over one sample stream. */
 struct jtsc_health {
-	const struct jtsc_health_params *params;
-	unsigned int seen;
-	unsigned int rct_run;
-	u8 apt_value;
-	unsigned int apt_seen;
-	unsigned int apt_count;
-	unsigned int pred_seen;
-	unsigned int pos;
-	u8 hist[2 * JTSC_MAX_LAG];
-	u8 diff[JTSC_NR_DIFF];
-	u64 running;
-	u16 run[JTSC_NR_PREDICTORS];
-	u16 hits[JTSC_NR_PREDICTORS];
+	const struct jtsc_health_params *params;	/* the step in force */
+	unsigned int seen;		/* samples seen, up to JTSC_MAX_LAG */
+	unsigned int rct_run;		/* current run of identical samples */
+	u8 apt_value;			/* first sample of the APT window */
+	unsigned int apt_seen;		/* samples seen in the APT window */
+	unsigned int apt_count;		/* occurrences of apt_value in it */
+	unsigned int pred_seen;		/* samples seen in the predictor window */
+	unsigned int pos;		/* oldest of the last 64 samples in hist */
+	u8 hist[2 * JTSC_MAX_LAG];	/* the last 64 samples, each twice */
+	u8 diff[JTSC_NR_DIFF];		/* the last k-th differences */
+	u64 running;			/* bit j: lag 64 - j has a run going */
+	u16 run[JTSC_NR_PREDICTORS];	/* current run of hits of each predictor */
+	u16 hits[JTSC_NR_PREDICTORS];	/* its hits in the predictor window */
 };
 
 extern const struct jtsc_health_params jtsc_ladder[];
@@ -202,71 +157,43 @@ unsigned int jtsc_health_hold(const struct jtsc_health *h);
 u64 jtsc_lfsr_fold(u64 state, u64 in, unsigned int nbits);
 int jtsc_ladder_pick(const struct jtsc_estimate *e, unsigned int margin);
 
-/**
- * enum jtsc_source - The collectors, in the order they are tried
- * @JTSC_SRC_SPEC: speculative TSC collector (x86-64)
- * @JTSC_SRC_TIMER: stack-timer collector (any cycle counter)
- * @JTSC_NR_SOURCES: number of collectors
- *
- * Both give the same raw sample: the low byte of a cycle-counter delta.
- */
+/* The collectors, in the order they are tried; same raw sample for both. */
 enum jtsc_source {
-	JTSC_SRC_SPEC,
-	JTSC_SRC_TIMER,
+	JTSC_SRC_SPEC,		/* speculative TSC collector, x86-64 */
+	JTSC_SRC_TIMER,		/* stack-timer collector, any cycle counter */
 	JTSC_NR_SOURCES
 };
 
-/**
- * enum jtsc_phase - Where a collector stands on one instance
- * @JTSC_IDLE: no startup test passed since the instance started or parked
- * @JTSC_RUNNING: its startup test passed: its samples become pool words
- * @JTSC_RESTART: an intermittent failure: a startup test must pass again
- * @JTSC_REFUSED: a startup test failed: retried after a backoff
- * @JTSC_DEAD: a permanent failure of its output: never used again here
- */
+/* Where a collector stands on one instance. */
 enum jtsc_phase {
-	JTSC_IDLE,
-	JTSC_RUNNING,
-	JTSC_RESTART,
-	JTSC_REFUSED,
-	JTSC_DEAD,
+	JTSC_IDLE,	/* no startup test passed since it started or parked */
+	JTSC_RUNNING,	/* its samples become pool words */
+	JTSC_RESTART,	/* intermittent failure: a startup test must pass again */
+	JTSC_REFUSED,	/* a startup test failed: retried after a backoff */
+	JTSC_DEAD,	/* its output failed for good: never used here again */
 };
 
-/**
- * struct jtsc_life - One collector's state machine on one instance
- * @phase: see enum jtsc_phase
- * @failures: intermittent failures since its pool words were last released
- * @backoff: the next refusal's wait, in the caller's time unit
- * @retry_at: when a refused collector may be tried again
- * @health: its health tests' state
- */
+/* One collector's state machine on one instance. */
 struct jtsc_life {
 	enum jtsc_phase phase;
-	unsigned int failures;
-	unsigned int backoff;
-	unsigned long retry_at;
+	unsigned int failures;		/* intermittent, since words were released */
+	unsigned int backoff;		/* the last refusal's wait */
+	unsigned long retry_at;		/* when a refused one may be tried again */
 	struct jtsc_health health;
 };
 
-/**
- * struct jtsc_core - An instance's collectors and pool, host-independent
- * @src: the collector the pool is filled from
- * @life: each collector's state
- * @lfsr: state of the folding LFSR
- * @pool: folded words: the first @tested released for use, the @pending
- *	after them waiting for their predictor window to close
- * @tested: words released
- * @pending: words waiting
- * @stale: the first words of @pool, made before the current request
+/*
+ * An instance's collectors and pool, host-independent: pool holds folded
+ * words of collector src, the first tested released for use, the pending
+ * after them waiting for their predictor window, the first stale made
+ * before the current request.
  */
 struct jtsc_core {
 	enum jtsc_source src;
 	struct jtsc_life life[JTSC_NR_SOURCES];
 	u64 lfsr;
 	u64 pool[JTSC_POOL_WORDS];
-	unsigned int tested;
-	unsigned int pending;
-	unsigned int stale;
+	unsigned int tested, pending, stale;
 };
 
 int jtsc_core_pick(const struct jtsc_core *c, unsigned long usable, unsigned long now);
@@ -285,52 +212,27 @@ void jtsc_core_park(struct jtsc_core *c, bool new_machine);
 
 struct jtsc_rng;
 
-/**
- * struct jtsc_collector - What differs between the collectors
- * @name: for log messages and debugfs
- * @margin: the runtime estimate over the credit (jtsc_ladder_pick())
- * @collect: takes JTSC_BATCH raw samples into @rng->raw; 0 or an errno
- */
+/* What differs between collectors: collect() fills rng->raw, 0 or -errno. */
 struct jtsc_collector {
 	const char *name;
-	unsigned int margin;
+	unsigned int margin;		/* runtime estimate over the credit */
 	int (*collect)(struct jtsc_rng *rng);
 };
 
-/**
- * struct jtsc_stats - Counters of one collector on one instance
- * @samples: raw samples taken
- * @collect_ns: time taken by them (CONFIG_CRYPTO_JITTER_TSC_DEBUGFS only)
- * @intermittent: intermittent health-test failures
- * @permanent: permanent ones
- * @credited: entropy of the words handed out, in 1/256 bit
- * @startups: startup tests run
- * @estimates: runtime estimates made
- * @refused: startup tests refused
- * @h_min: the last runtime estimate made here, in 2^-32 bit per sample
- * @estimator: the estimator that gave it
- */
+/* Counters of one collector on one instance, for debugfs and the tests. */
 struct jtsc_stats {
-	u64 samples;
-	u64 collect_ns;
-	u64 intermittent;
-	u64 permanent;
-	u64 credited;
-	u64 startups;
-	u64 estimates;
-	u64 refused;
-	u64 h_min;
+	u64 samples, collect_ns;	/* collect_ns with debugfs only */
+	u64 intermittent, permanent;	/* health-test failures */
+	u64 credited;			/* in 1/256 bit */
+	u64 startups, estimates, refused;
+	u64 h_min;			/* the last estimate made here */
 	enum jtsc_estimator estimator;
 };
 
-/**
- * struct jtsc_group - What the instances of one jitter_tsc share
- * @col: the collectors
- * @usable: bits of the collectors the instances may use
- * @step: per collector, (machine generation << 8) | ladder step, the step
- *	the generation's first estimate set (jtsc_group_step())
- * @nr_shards: instances in @shards
- * @shards: the crypto_rng's instances, chosen by CPU
+/*
+ * What the instances of one jitter_tsc share: the collectors, which may be
+ * used, and per collector (machine generation << 8) | the ladder step the
+ * generation's first estimate set; the crypto_rng's shards, by CPU.
  */
 struct jtsc_group {
 	const struct jtsc_collector *col;
@@ -340,28 +242,17 @@ struct jtsc_group {
 	struct jtsc_rng **shards;
 };
 
-/**
- * struct jtsc_rng - One jitter_tsc instance
- * @lock: serialises all below; collection sleeps
- * @group: its group
- * @core: its collectors' state and pool
- * @stats: counters per collector
- * @mem: the speculative collector's buffer while it is in use, or NULL
- * @pass: passes made over @mem
- * @last_used: jiffies at the end of the last request
- * @generation: the machine generation it last served in
- * @raw: raw samples of the current batch
- */
+/* One instance. */
 struct jtsc_rng {
-	struct mutex lock; /* see above */
+	struct mutex lock;		/* serialises all below; collection sleeps */
 	struct jtsc_group *group;
 	struct jtsc_core core;
 	struct jtsc_stats stats[JTSC_NR_SOURCES];
-	u8 *mem;
-	u64 pass;
-	unsigned long last_used;
-	unsigned int generation;
-	u8 raw[JTSC_BATCH];
+	u8 *mem;			/* the speculative buffer, while in use */
+	u64 pass;			/* passes made over mem */
+	unsigned long last_used;	/* jiffies at the end of the last request */
+	unsigned int generation;	/* the machine generation last served */
+	u8 raw[JTSC_BATCH];		/* the current batch */
 };
 
 extern const struct jtsc_collector jtsc_collectors[JTSC_NR_SOURCES];

@@ -218,17 +218,10 @@ const struct jtsc_collector jtsc_collectors[JTSC_NR_SOURCES] = {
 	},
 };
 
-/**
- * jtsc_counter_check() - Check that a cycle counter is fit for sampling
- * @read: reads the counter
- *
- * A counter that mostly stands still, that steps by more than it advances
- * over one of its own reads (it cannot time its own read), or that takes
- * over JTSC_VERIFY_MAX_READ_NS to read even in the fastest batch (trapped
- * by a hypervisor) is refused, with one log line saying why.
- *
- * Context: Any context.
- * Return: 0 if the counter is fit, -ENODEV otherwise.
+/*
+ * Refuse, with one log line, a counter that mostly stands still, steps by
+ * more than it advances over one of its reads, or is slow to read (trapped
+ * by a hypervisor): 0 if the counter @read reads is fit, else -ENODEV.
  */
 int jtsc_counter_check(u64 (*read)(void))
 {
@@ -288,15 +281,7 @@ static u32 jtsc_gen(void)
 	return (u32)atomic_read(&jtsc_generation) & (U32_MAX >> 8);
 }
 
-/**
- * jtsc_group_step() - The step @src is credited at in this generation
- * @g: the group
- * @src: the collector
- *
- * Context: Any context.
- * Return: the ladder step, -ENOENT while none is set, -ENODEV if the
- * generation's estimate was under the floor.
- */
+/* @src's step in this generation; -ENOENT if unset, -ENODEV if refused. */
 int jtsc_group_step(struct jtsc_group *g, enum jtsc_source src)
 {
 	u32 w = atomic_read(&g->step[src]);
@@ -339,15 +324,9 @@ static int jtsc_estimate_step(struct jtsc_rng *rng, enum jtsc_source src,
 	return step;
 }
 
-/**
- * jtsc_spec_alloc() - A buffer for the speculative collector
- *
- * Mapped with 4 KiB pages, so that no reader can make the kernel compact
- * memory for it and each page lands elsewhere in DRAM; not zeroed, since
- * it is only loaded from.
- *
- * Context: Process context; sleeps.
- * Return: JTSC_SPEC_MEM_SIZE bytes, or NULL.
+/*
+ * The speculative collector's buffer, in 4 KiB pages: no reader makes the
+ * kernel compact memory for it. Not zeroed: it is only loaded from.
  */
 u8 *jtsc_spec_alloc(void)
 {
@@ -360,6 +339,21 @@ static void jtsc_free_buf(struct jtsc_rng *rng)
 	vfree(rng->mem);
 	rng->mem = NULL;
 	rng->pass = 0;
+}
+
+/* @src died on @rng: say what @rng draws on next. */
+static void jtsc_log_dead(struct jtsc_rng *rng, enum jtsc_source src)
+{
+	int next = jtsc_core_pick(&rng->core, rng->group->usable, jiffies);
+
+	rng->stats[src].permanent++;
+	if (next == -ENODEV)
+		pr_err_ratelimited("%s collector: permanent health-test failure, no collector left\n",
+				   rng->group->col[src].name);
+	else
+		pr_err_ratelimited("%s collector: permanent health-test failure, failing over to the %s collector\n",
+				   rng->group->col[src].name,
+				   rng->group->col[next < 0 ? !src : next].name);
 }
 
 /*
@@ -412,26 +406,19 @@ static int jtsc_start(struct jtsc_rng *rng, enum jtsc_source src)
 	}
 	if (now == JTSC_REFUSED) {
 		rng->stats[src].refused++;
-		pr_info_ratelimited("%s collector refused on this instance (%s), retried in %u s\n",
-				    name, step == -EIO ? "not available" :
+		pr_info_ratelimited("%s collector refused: %s\n", name,
+				    step == -EIO ? "not available" :
 				    step < 0 ? "runtime estimate below the floor" :
-				    "startup health test failed", l->backoff);
+				    "startup health test failed");
 	} else if (now == JTSC_DEAD && was != JTSC_DEAD) {
-		rng->stats[src].permanent++;
-		pr_err_ratelimited("%s collector: permanent health-test failure, retired on this instance\n",
-				   name);
+		jtsc_log_dead(rng, src);
 	}
 	if (src == JTSC_SRC_SPEC)
 		jtsc_free_buf(rng);
 	return -EAGAIN;
 }
 
-/**
- * jtsc_park() - Drop what an instance holds between requests
- * @rng: the instance
- *
- * Context: Process context, with rng->lock held or before @rng is in use.
- */
+/* Drop what @rng holds between requests; rng->lock held. */
 void jtsc_park(struct jtsc_rng *rng)
 {
 	unsigned int gen = atomic_read(&jtsc_generation);
@@ -491,9 +478,7 @@ static int jtsc_fill(struct jtsc_rng *rng, unsigned int words)
 			pr_warn_ratelimited("%s collector: intermittent health-test failure, data discarded\n",
 					    rng->group->col[src].name);
 		} else {
-			rng->stats[src].permanent++;
-			pr_err_ratelimited("%s collector: permanent health-test failure, retired on this instance\n",
-					   rng->group->col[src].name);
+			jtsc_log_dead(rng, src);
 		}
 		return -EAGAIN;
 	}
@@ -612,14 +597,7 @@ static void jtsc_rng_attach(struct jtsc_rng *rng, struct jtsc_group *g)
 	rng->generation = atomic_read(&jtsc_generation);
 }
 
-/**
- * jtsc_rng_init() - Set up an instance and start its first collector
- * @rng: the instance, zeroed
- * @g: its group
- *
- * Context: Process context; sleeps.
- * Return: 0, -ENOMEM, or -ENODEV if no collector passed its startup test.
- */
+/* Set up @rng, zeroed, and start a collector: 0, -ENOMEM or -ENODEV. */
 int jtsc_rng_init(struct jtsc_rng *rng, struct jtsc_group *g)
 {
 	int ret;
@@ -631,12 +609,7 @@ int jtsc_rng_init(struct jtsc_rng *rng, struct jtsc_group *g)
 	return ret == -ENOMEM ? ret : ret ? -ENODEV : 0;
 }
 
-/**
- * jtsc_rng_destroy() - Wipe an instance
- * @rng: the instance, no longer in use
- *
- * Context: Process context.
- */
+/* Wipe @rng, no longer in use. */
 void jtsc_rng_destroy(struct jtsc_rng *rng)
 {
 	mutex_destroy(&rng->lock);
@@ -644,12 +617,7 @@ void jtsc_rng_destroy(struct jtsc_rng *rng)
 	memzero_explicit(rng, sizeof(*rng));
 }
 
-/**
- * jtsc_group_destroy() - Wipe and free the shards of a group
- * @g: the group, no longer in use
- *
- * Context: Process context.
- */
+/* Wipe and free the shards of @g, no longer in use. */
 void jtsc_group_destroy(struct jtsc_group *g)
 {
 	unsigned int i;
@@ -664,15 +632,9 @@ void jtsc_group_destroy(struct jtsc_group *g)
 	memset(g, 0, sizeof(*g));
 }
 
-/**
- * jtsc_group_init() - Set up a group and its shards
- * @g: the group, zeroed
- * @col: its collectors, JTSC_NR_SOURCES of them
- * @usable: bits of the collectors its instances may use
- * @nr_shards: instances for the crypto_rng, started on first use
- *
- * Context: Process context; sleeps.
- * Return: 0, -ENOMEM, or -ENODEV if no collector is asked for.
+/*
+ * Set up @g, zeroed, with the collectors @col of which @usable may be used,
+ * and @nr_shards instances for the crypto_rng: 0, -ENOMEM or -ENODEV.
  */
 int jtsc_group_init(struct jtsc_group *g, const struct jtsc_collector *col,
 		    unsigned long usable, unsigned int nr_shards)
@@ -703,14 +665,7 @@ int jtsc_group_init(struct jtsc_group *g, const struct jtsc_collector *col,
 	return 0;
 }
 
-/**
- * jtsc_park_idle() - Park an instance unused for @idle jiffies
- * @rng: the instance
- * @idle: jiffies since its last request; 0 parks it unless it is busy
- *
- * Context: Process context; mutex_trylock() only.
- * Return: true if @rng still holds a buffer or pool words.
- */
+/* Park @rng if unused for @idle jiffies; true if it still holds something. */
 bool jtsc_park_idle(struct jtsc_rng *rng, unsigned long idle)
 {
 	bool held;
@@ -762,14 +717,10 @@ static void jtsc_idle_arm(void)
 		schedule_delayed_work(&jtsc_idle_work, JTSC_IDLE_SECS * HZ);
 }
 
-/**
- * jtsc_machine_changed() - The machine may not be the one it was
- *
- * For a VM fork, a suspend or a hibernation: a new generation, whose first
- * startup tests estimate again; every instance is parked at once if idle,
- * else at the start of its next request.
- *
- * Context: Any context, a VMGENID interrupt included.
+/*
+ * A VM fork, suspend or hibernation: a new generation, which estimates
+ * again; instances are parked now if idle, else at their next request.
+ * Any context, a VMGENID interrupt included.
  */
 void jtsc_machine_changed(void)
 {
@@ -926,8 +877,10 @@ static int __init jtsc_setup(void)
 	bool boot = false;
 	int ret = -ENODEV;
 
-	if (!jtsc_spec_usable())
+	if ((usable & BIT(JTSC_SRC_SPEC)) && !jtsc_spec_usable()) {
+		pr_info("speculative collector disabled: not available\n");
 		usable &= ~BIT(JTSC_SRC_SPEC);
+	}
 	if (fips_enabled)
 		pr_info("not registering: not FIPS-allowed (fips=1)\n");
 	else if (!jtsc_counter_check(jtsc_read_counter))

@@ -289,8 +289,8 @@ if [ -n "$fault" ]; then
 		check "fault: from the timer collector (active $(jv fault.spec.stat.active), speculative.dead $(jv fault.spec.stat.speculative.dead), timer.verified $(jv fault.spec.stat.timer.verified))" \
 			[ "$(jv fault.spec.stat.active)" = timer -a "$(jv fault.spec.stat.speculative.dead)" = 1 -a \
 			"$(jv fault.spec.stat.timer.verified)" = 1 ]
-		check "fault: one log line for the failover ($(klog_count 'failing over to the timer collector'))" \
-			[ "$(klog_count 'speculative collector: permanent health-test failure, failing over to the timer collector')" = 1 ]
+		check "fault: a log line for the failover ($(klog_count 'failing over to the timer collector'))" \
+			[ "$(klog_count 'speculative collector: permanent health-test failure, failing over to the timer collector')" -ge 1 ]
 		check "fault: jitter_tsc.stuck=3 written ($(jv fault.stuck3))" [ "$(jv fault.stuck3)" = ok ]
 		check "fault: both failing: -EFAULT in the end, never -EAGAIN or another error ($(jv fault.both.reads))" \
 			[ "$(last "$(jv fault.both.reads)")" = EFAULT -a "$(jv fault.both.eagain)" = 0 -a "$(jv fault.both.other)" = 0 ]
@@ -298,8 +298,8 @@ if [ -n "$fault" ]; then
 			[ "$(jv fault.stuck0)" = ok -a "$(jv fault.cleared.efault)" = 3 ]
 		check "fault: and on a new socket ($(jv fault.new_socket.reads))" \
 			[ "$(jv fault.new_socket.efault)" = 2 ]
-		check "fault: one log line: no collector left ($(klog_count 'no collector left'))" \
-			[ "$(klog_count 'timer collector: permanent health-test failure, no collector left')" = 1 ]
+		check "fault: a log line: no collector left ($(klog_count 'no collector left'))" \
+			[ "$(klog_count 'timer collector: permanent health-test failure, no collector left')" -ge 1 ]
 		check "fault: stats say failed, no active collector ($(jv fault.end.stat.failed), $(jv fault.end.stat.active))" \
 			[ "$(jv fault.end.stat.failed)" = 1 -a "$(jv fault.end.stat.active)" = none ]
 		check "fault: getrandom still works ($(jv fault.getrandom))" [ "$(jv fault.getrandom)" = 16 ]
@@ -511,8 +511,8 @@ fi
 if boot startup-fail jitter_tsc.stuck=3 jtsc.algs=jitter_tsc; then
 	crng_ready startup-fail
 	stock_random startup-fail
-	n=$(printf '%s\n' "${KLOG[@]}" | grep -c -e 'collector disabled: startup health test failed' \
-		-e 'collector disabled: runtime estimate below the floor')
+	n=$(printf '%s\n' "${KLOG[@]}" | grep -c -e 'collector refused: startup health test failed' \
+		-e 'collector refused: runtime estimate below the floor')
 	check "startup-fail: both collectors refused at startup ($n 'startup health test failed' or 'runtime estimate below the floor' lines)" \
 		[ "$n" = 2 ]
 	check "startup-fail: jitter_tsc not in /proc/crypto ($(why_unregistered))" \
@@ -524,7 +524,7 @@ if boot timer-seeds jitter_tsc.stuck=1 jtsc.algs=jitter_tsc $timing; then
 	crng_ready timer-seeds
 	seeded_early timer-seeds
 	check "timer-seeds: the speculative collector refused at startup" \
-		klog_has 'speculative collector disabled: \(startup health test failed\|runtime estimate below the floor\)'
+		klog_has 'speculative collector refused: \(startup health test failed\|runtime estimate below the floor\)'
 	check "timer-seeds: jitter_tsc draws on the timer collector" \
 		klog_has 'ready, drawing on the timer collector'
 	check "timer-seeds: AF_ALG read of 32 bytes from jitter_tsc ($(jv afalg.jitter_tsc.read.32))" \
@@ -555,7 +555,7 @@ for i in 1 2; do
 			[ -z "$(jv klog.jitter_tsc_credited)" ]
 		check "icount-$i: jitter_tsc not in /proc/crypto ($(why_unregistered))" \
 			[ "$(jv crypto.jitter_tsc.count)" = 0 ]
-		n=$(printf '%s\n' "${KLOG[@]}" | grep -c 'jitter_tsc: [a-z]* collector disabled: ')
+		n=$(printf '%s\n' "${KLOG[@]}" | grep -c 'jitter_tsc: [a-z]* collector refused: ')
 		printf '%s\n' "${KLOG[@]}" | grep -q 'jitter_tsc: all collectors disabled: ' && n=2
 		check "icount-$i: the log says why each collector is not used ($n of 2)" [ "$n" = 2 ]
 	fi

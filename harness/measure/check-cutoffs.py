@@ -127,7 +127,21 @@ def parse_params(path, header=None):
     if not m:
         sys.exit("check-cutoffs: no jtsc_ladder[] initialiser in %s" % path)
     rows = []
-    for blk in re.finditer(r"\{(.*?)\}", m.group(1), re.S):
+    mac = re.search(r"#define JTSC_STEP\(([^)]*)\)", body)
+    if mac:
+        names = [n.strip() for n in mac.group(1).split(",")]
+        body_m = re.search(r"#define JTSC_STEP\([^)]*\)\s*\{(.*?)\}", body, re.S).group(1)
+        field = dict((v, k) for k, v in re.findall(r"\.(\w+)\s*=\s*(\w+)", body_m))
+        for call in re.finditer(r"JTSC_STEP\(([^)]*)\)\s*,", m.group(1)):
+            args = [a.strip() for a in call.group(1).split(",")]
+            fields = {}
+            for n, a in zip(names, args):
+                v = ev.value(a)
+                if v is None:
+                    sys.exit("check-cutoffs: cannot evaluate %s = %s" % (field[n], a))
+                fields[field[n]] = v
+            rows.append(fields)
+    for blk in ([] if mac else re.finditer(r"\{(.*?)\}", m.group(1), re.S)):
         fields = {}
         for f in re.finditer(r"\.(\w+)\s*=\s*([^,]+?)\s*(?:,|$)", blk.group(1), re.S):
             v = ev.value(f.group(2))

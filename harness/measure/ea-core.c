@@ -16,7 +16,7 @@
  *   -n  use at most MAX samples;  -o  skip the first OFFSET bytes
  *
  * Build (from the repository's top):
- *   gcc -O2 -Wall -Wextra -Werror -I harness/measure/include -I include \
+ *   gcc -O2 -Wall -Wextra -Werror -I harness/measure/include -I crypto \
  *       -o build/measure/ea-core harness/measure/ea-core.c crypto/jitter_tsc_estimate.c
  * test-core-nist.sh builds it and compares it with NIST's tool.
  */

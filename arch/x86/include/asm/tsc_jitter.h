@@ -16,22 +16,20 @@
  * it touches tell an observer nothing of the samples. How much entropy a
  * pass holds is estimated on the machine that runs it, never assumed.
  *
- * The loop is a header of its own so that a user-space tool can compile
- * this very source and measure it; such a tool defines u8, u64, BIT(),
- * READ_ONCE(), barrier(), mb(), rdtsc_ordered(), clflush() and
- * __sw_hweight64() first.
+ * The loop is a header of its own, used by crypto/jitter_tsc_kcapi.c
+ * alone, so that it stays with the x86 code whose instructions it
+ * orders, and so that a user-space tool can compile this very source and
+ * measure it, with stand-ins for what it includes.
  */
 #ifndef _ASM_X86_TSC_JITTER_H
 #define _ASM_X86_TSC_JITTER_H
 
-#ifdef __KERNEL__
 #include <linux/bitops.h>
 #include <linux/compiler.h>
 #include <linux/types.h>
 #include <asm/barrier.h>
 #include <asm/msr.h>
 #include <asm/special_insns.h>
-#endif
 
 /*
  * The buffer: 2^TSC_JITTER_MEM_ORDER bytes, walked one 64-byte line per
