@@ -56,17 +56,17 @@
 #define jtsc_spec_usable()	boot_cpu_has(X86_FEATURE_TSC)
 
 /* Out of line, so that the loop can be found in the object's machine code. */
-static noinline void jtsc_spec_fill(u8 *samples, u8 *mem, u64 *pass)
+static noinline void jtsc_spec_fill(u8 *samples, unsigned int n, u8 *mem, u64 *pass)
 {
 	struct tsc_jitter_walk walk = { .pass = *pass };
 
-	tsc_jitter_fill(samples, JTSC_BATCH, mem, &walk);
+	tsc_jitter_fill(samples, n, mem, &walk);
 	*pass = walk.pass;
 }
 #else
 #define JTSC_SPEC_MEM_SIZE	0
 #define jtsc_spec_usable()	false
-static inline void jtsc_spec_fill(u8 *samples, u8 *mem, u64 *pass) { }
+static inline void jtsc_spec_fill(u8 *samples, unsigned int n, u8 *mem, u64 *pass) { }
 #endif
 
 enum {
@@ -79,6 +79,8 @@ enum {
 	JTSC_BLOCK_SIZE = SHA256_DIGEST_SIZE,
 	JTSC_BLOCK_CREDIT = (2 * JTSC_BLOCK_SIZE * 8) << JTSC_ENTROPY_SHIFT,
 	JTSC_FRESH_CREDIT = (JTSC_BLOCK_SIZE * 8) << JTSC_ENTROPY_SHIFT,
+	/* Passes of the speculative loop between preemption points. */
+	JTSC_SPEC_CHUNK = 128,
 	/* Readers on up to 8 CPUs collect in parallel, in 64 MiB at most. */
 	JTSC_MAX_SHARDS = 8,
 	/* An instance unused for this long is parked. */
@@ -102,6 +104,7 @@ enum {
 static_assert(JTSC_BATCH % JTSC_MAX_SAMPLES_PER_WORD == 0);
 static_assert(JTSC_STARTUP_SAMPLES % JTSC_BATCH == 0);
 static_assert(JTSC_PRED_WINDOW % JTSC_BATCH == 0);
+static_assert(JTSC_BATCH % JTSC_SPEC_CHUNK == 0);
 
 struct jtsc_group jtsc_group;
 struct jtsc_rng jtsc_global;
@@ -116,16 +119,23 @@ static u64 jtsc_read_counter(void)
 
 /*
  * The speculative collector (x86-64): asm/tsc_jitter.h times loads from
- * DRAM. Migration is disabled for one batch, about 92 us natively, since
- * a delta between two CPUs' counters is no sample; the loop does not sleep.
+ * DRAM. A delta between two CPUs' counters is no sample, so each call of
+ * the loop, whose samples are its own reads' deltas, runs with migration
+ * disabled; calls of JTSC_SPEC_CHUNK passes (20 to 40 us) leave a
+ * preemption point between them.
  */
 static int jtsc_spec_collect(struct jtsc_rng *rng)
 {
+	unsigned int at;
+
 	if (!rng->mem || !jtsc_spec_usable())
 		return -ENODEV;
-	migrate_disable();
-	jtsc_spec_fill(rng->raw, rng->mem, &rng->pass);
-	migrate_enable();
+	for (at = 0; at < JTSC_BATCH; at += JTSC_SPEC_CHUNK) {
+		migrate_disable();
+		jtsc_spec_fill(rng->raw + at, JTSC_SPEC_CHUNK, rng->mem, &rng->pass);
+		migrate_enable();
+		cond_resched();
+	}
 	return 0;
 }
 

@@ -5,8 +5,9 @@
 # estimate (crypto/jitter_tsc_estimate.c, compiled in user space) against
 # NIST's output (test-core-nist.sh); check-cutoffs.py against its fixture and
 # a fixture with one wrong cutoff (must be caught), then against the credit
-# ladder of include/crypto/internal/jitter_tsc_core.h; and the margin of the
-# runtime estimate against every measurement recorded (check-margin.py).
+# ladder of crypto/jitter_tsc_core.c; the margin of the runtime estimate
+# against every measurement recorded and every boot window (check-margin.py);
+# and the core's state machine driven in user space (core-test.c).
 # Exits 1 if any fails.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -23,5 +24,7 @@ rm -f "$bad"
 echo "check-cutoffs: fixtures behave (good passes, wrong cutoff fails)"
 python3 "$m/check-cutoffs.py" || fails=$((fails + 1))
 "$m/check-margin.sh" || fails=$((fails + 1))
+# shellcheck disable=SC1091
+(. "$m/lib.sh" && build_core_test && "$M/core-test") || fails=$((fails + 1))
 [ "$fails" = 0 ] || { echo "measure/check: $fails failure(s)"; exit 1; }
 echo "measure/check: all pass"

@@ -22,7 +22,7 @@
  * transparent huge pages instead, to show what a huge mapping does to the
  * walk. "huge_kib" in the output says what the host gave.
  *
- * Samples are taken as the kernel takes them: CHUNK (default 512, JTSC_BATCH)
+ * Samples are taken as the kernel takes them: CHUNK (default 128, JTSC_SPEC_CHUNK)
  * at a time, each chunk one call of tsc_jitter_fill(). Writes N raw samples,
  * one byte each (the low byte of the TSC's advance over one pass), to FILE,
  * and prints "key value" lines: samples, ns_per_sample, ticks_per_sample
@@ -133,7 +133,7 @@ static long huge_kib(void)
 
 int main(int argc, char **argv)
 {
-	unsigned long n = 1000000, chunk = 512, i, k;
+	unsigned long n = 1000000, chunk = 128, i, k;
 	size_t align = 2UL << 20, size;
 	int popcount = 0, huge = 0, c;
 	u64 tsc0, tsc1;

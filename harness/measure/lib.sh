@@ -103,6 +103,14 @@ build_ea_core() {
 	gcc $CFLAGS_TOOLS $CORE_CFLAGS -o "$M/ea-core" "$top/harness/measure/ea-core.c" $CORE
 }
 
+# build_core_test: $M/core-test, the core's state machine driven in user space
+build_core_test() {
+	# shellcheck disable=SC2086
+	fresh "$M/core-test" "$top/harness/measure/core-test.c" $CORE $CORE_HDRS && return 0
+	# shellcheck disable=SC2086
+	gcc $CFLAGS_TOOLS $CORE_CFLAGS -o "$M/core-test" "$top/harness/measure/core-test.c" $CORE
+}
+
 # build_peer: $M/peer, jitter_tsc's core and block path beside the base
 # tree's crypto/jitterentropy.c compiled unchanged (-O0, as its Makefile
 # does; Kconfig defaults: 64 blocks of 32 bytes, oversampling 1), with

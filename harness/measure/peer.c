@@ -131,7 +131,8 @@ static long tsc_block(struct tsc_inst *t, unsigned char *out)
 	jtsc_core_begin_request(&t->core, words, 256 * 256);
 	while (t->core.tested < words) {
 		t0 = cpu_us();
-		tsc_jitter_fill(t->raw, BATCH, t->mem, &t->walk);
+		for (unsigned int at = 0; at < BATCH; at += 128)	/* JTSC_SPEC_CHUNK */
+			tsc_jitter_fill(t->raw + at, 128, t->mem, &t->walk);
 		loop_us += cpu_us() - t0;
 		if (jtsc_core_feed(&t->core, t->raw) != JTSC_RUNNING)
 			return -1;
@@ -170,8 +171,8 @@ static int tsc_round(unsigned int blocks, struct run *r)
 	madvise(t->mem, TSC_JITTER_MEM_SIZE, MADV_NOHUGEPAGE);
 	memset(t->mem, 0, TSC_JITTER_MEM_SIZE);
 	PART(0);
-	for (at = 0; at < JTSC_STARTUP_SAMPLES; at += BATCH)
-		tsc_jitter_fill(samples + at, BATCH, t->mem, &t->walk);
+	for (at = 0; at < JTSC_STARTUP_SAMPLES; at += 128)	/* JTSC_SPEC_CHUNK */
+		tsc_jitter_fill(samples + at, 128, t->mem, &t->walk);
 	PART(1);
 	jtsc_estimate_samples(samples, JTSC_STARTUP_SAMPLES, samples + JTSC_STARTUP_SAMPLES, &e);
 	PART(2);
