@@ -45,13 +45,39 @@ help and the code comments:
             list: Y appears in the body of X; random.c's exports that the
             glue calls are the ones the cover letter lists; drbg is named
             nowhere as a caller;
-  columns   series/*.txt lines are at most 75 columns.
+  columns   series/*.txt lines are at most 75 columns;
+  paths     every repository path named in the rst, the changelogs and the
+            cover letter (not its history section) exists, in the series
+            or in the base tree;
+  claims    sentences the code refutes, in the rst, the changelogs, the
+            cover letter (not its history), the Kconfig help and the code
+            comments of the series (crypto/, include/, the x86 header,
+            random.c's patch): that init is not delayed, while random.c
+            defines JITTER_TSC_BOOT_BUDGET; a count of predictor windows
+            for the first pull other than the ladder's (1 to 5, five at
+            the steps whose words fold 512 samples); a credit "at most
+            half the lowest estimate"; output that stops "the moment" the
+            source stops being random; a reader that cannot hold up
+            random.c's instance; a most-common-value bound under the one
+            SP 800-90B 6.3.1 gives a flat histogram of the startup test's
+            samples (recomputed); "O(n log n)" said of anything but the
+            suffix sort (the estimate is O(n k) at worst); estimates "of
+            another machine" dropped on a fork (they are per machine
+            generation); every startup test estimating; a collector dead
+            for every instance; the timer collector under migration
+            disabled;
+  comments  no code comment of the series cites the development harness
+            (harness/, make bench/check/..., check-margin, mutants.py).
 
-Prints one line per check group; exits 1 naming every mismatch.
+Prints one line per check group; exits 1 naming every mismatch. Every
+run first shows each claims and comments rule catching the sentences it
+was written for and passing what the docs say instead (self-test cases,
+counted in those groups); --self-test runs only that.
 
-usage: check-docs.py [ROOT]
+usage: check-docs.py [--self-test] [ROOT]
 """
 import importlib.util
+import math
 import os
 import re
 import shutil
@@ -59,8 +85,9 @@ import subprocess
 import sys
 import tempfile
 
-ROOT = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else
-                       os.path.join(os.path.dirname(__file__), "..", ".."))
+ARGS = [a for a in sys.argv[1:] if not a.startswith("--")]
+SELF_TEST_ONLY = "--self-test" in sys.argv[1:]
+ROOT = os.path.abspath(ARGS[0] if ARGS else os.path.join(os.path.dirname(__file__), "..", ".."))
 HERE = os.path.dirname(os.path.abspath(__file__))
 BASE = os.path.join(ROOT, "build", "base", "linux-source-6.12")
 HAVE_BASE = os.path.isfile(os.path.join(BASE, "drivers", "char", "random.c"))
@@ -70,10 +97,18 @@ KPARAMS = "Documentation/admin-guide/kernel-parameters.txt.patch"
 SERIES = os.path.join(ROOT, "series")
 CHANGELOGS = sorted("series/" + f for f in os.listdir(SERIES) if re.match(r"\d\d-.*\.txt$", f))
 DOCS = [RST, COVER] + CHANGELOGS
-PROSE = ["Documentation/crypto/jitter_tsc.rst", "series/cover-letter.txt",
-         "crypto/Kconfig.patch", "crypto/jitter_tsc_kcapi.c", "crypto/jitter_tsc_core.c",
-         "crypto/jitter_tsc_estimate.c", "include/crypto/internal/jitter_tsc_core.h",
-         "drivers/char/random.c.patch"] + CHANGELOGS
+# The repo files of the series, in series.conf order: the code is every
+# added C file and header, whatever the layout of the day.
+SERIES_FILES = []
+for _line in open(os.path.join(SERIES, "series.conf")):
+    _m = re.match(r"\s+file\s+(\S+)", _line)
+    if _m and _m.group(1) not in SERIES_FILES:
+        SERIES_FILES.append(_m.group(1))
+SERIES_CODE = [f for f in SERIES_FILES if re.search(r"\.[ch]$", f)
+               and os.path.exists(os.path.join(ROOT, f))]
+SERIES_CODE.sort(key=lambda f: (not f.endswith(".h"), f))   # headers first
+PROSE = [RST, COVER, "crypto/Kconfig.patch", "drivers/char/random.c.patch"] + \
+    [f for f in SERIES_CODE if "kunit" not in f] + CHANGELOGS
 HISTORY_HEAD = "Changes and findings since earlier revisions"
 # called from user space in the examples and prose, not kernel functions
 USERSPACE = {"read", "bind", "socket", "accept", "close", "perror", "main", "getrandom",
@@ -82,7 +117,11 @@ USERSPACE = {"read", "bind", "socket", "accept", "close", "perror", "main", "get
 spec = importlib.util.spec_from_file_location("cc", os.path.join(HERE, "check-cutoffs.py"))
 cc = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(cc)
-rows, ev = cc.parse_params(os.path.join(ROOT, "crypto/jitter_tsc_core.c"))
+# the core's constants: its internal header, whichever the layout names
+_hdr = [f for f in SERIES_CODE if f.startswith("crypto/") and f.endswith(".h")] + \
+    [f for f in SERIES_CODE if f.startswith("include/crypto/internal/") and "core" in f]
+rows, ev = cc.parse_params(os.path.join(ROOT, "crypto/jitter_tsc_core.c"),
+                           os.path.join(ROOT, _hdr[0]) if _hdr else None)
 margins = {ev.env.get("JTSC_EST_MARGIN"), ev.env.get("JTSC_EST_MARGIN_TIMER")}
 margin = "/".join(str(m) for m in sorted(margins))
 credits = {p["credit"] for p in rows}
@@ -96,10 +135,10 @@ def read(rel):
     return open(os.path.join(ROOT, rel)).read()
 
 
-hdr = read("include/crypto/jitter_tsc.h")
+hdr = "\n".join(read(f) for f in SERIES_CODE if f.endswith(".h"))
 m = re.search(r"#define\s+JITTER_TSC_PULL_MAX\s+(\d+)", hdr)
 if not m:
-    sys.exit("check-docs: no JITTER_TSC_PULL_MAX in include/crypto/jitter_tsc.h")
+    sys.exit("check-docs: no JITTER_TSC_PULL_MAX in the series' headers")
 pull_max = int(m.group(1))
 # bits one full pull carries, per collector (whole bits, as jitter_tsc_pull())
 pull_bits = {(pull_max // 8) * p["credit"] * p["samples_per_word"] // 256 for p in rows}
@@ -200,12 +239,8 @@ for p in rows:
     ok("ladder", "%d/256: cutoffs %s in the table, %s in the code" % (c, got, want), got == want, RST)
 
 # ---------------------------------------------------------------- the code, as the series leaves it
-SERIES_CODE = ["arch/x86/include/asm/tsc_jitter.h", "include/crypto/jitter_tsc.h",
-               "include/crypto/internal/jitter_tsc.h", "include/crypto/internal/jitter_tsc_core.h",
-               "include/crypto/internal/jitter_tsc_estimate.h", "crypto/jitter_tsc_core.c",
-               "crypto/jitter_tsc_estimate.c", "crypto/jitter_tsc_kcapi.c",
-               "lib/kunit-tests/jitter_tsc_kunit.c"]
-code = {rel: read(rel) for rel in SERIES_CODE if os.path.exists(os.path.join(ROOT, rel))}
+code = {rel: read(rel) for rel in SERIES_CODE}
+code_raw = dict(code)
 
 
 def patched(rel):
@@ -224,17 +259,33 @@ def patched(rel):
 
 
 code["drivers/char/random.c"] = patched("drivers/char/random.c")
-kconfig_new = "\n".join(l[1:] for l in read("crypto/Kconfig.patch").split("\n")
-                        if l.startswith("+") and not l.startswith("+++"))
-kconfig_new += "\n" + read("lib/kunit-tests/Kconfig")
+
+
+def added(rel):
+    """The '+' lines of a patch (every part of a multi-part one)."""
+    return "\n".join(l[1:] for l in read(rel).split("\n")
+                     if l.startswith("+") and not l.startswith("+++"))
+
+
+kconfig_new = "\n".join(added(f) if f.endswith(".patch") else read(f)
+                        for f in SERIES_FILES if re.search(r"(^|/)Kconfig(\.patch)?$", f))
 stripped = {rel: cc.strip_comments(t) for rel, t in code.items()}
 TEXTS = sorted(stripped.items())
-kcapi = code["crypto/jitter_tsc_kcapi.c"]
+C_FILES = [rel for rel in SERIES_CODE if rel.endswith(".c") and "kunit" not in rel]
+kcapi = "\n".join(code[rel] for rel in C_FILES)     # what the module is made of
 
-cev = cc.Evaluator("\n".join(code[r] for r in (
-    "include/crypto/jitter_tsc.h", "include/crypto/internal/jitter_tsc_core.h",
-    "include/crypto/internal/jitter_tsc.h", "arch/x86/include/asm/tsc_jitter.h",
-    "crypto/jitter_tsc_kcapi.c")))
+# Objects built only under an option of their own (crypto/Makefile.patch):
+# what they define exists only with it.
+FILE_COND = {}
+for f in SERIES_FILES:
+    if f.endswith("Makefile.patch"):
+        for m in re.finditer(r"^[\w-]+-\$\(CONFIG_(\w+)\)\s*\+?=\s*(.*)$", added(f), re.M):
+            for obj in m.group(2).split():
+                FILE_COND[os.path.join(os.path.dirname(f), obj[:-2] + ".c")] = {m.group(1)}
+for k in list(FILE_COND):
+    FILE_COND[k] -= {"CRYPTO_JITTER_TSC"}
+
+cev = cc.Evaluator("\n".join(code[r] for r in SERIES_CODE if "kunit" not in r))
 K = cev.env
 
 
@@ -273,6 +324,16 @@ def conditions(text, pattern):
                 stack.pop()
         for m in re.finditer(pattern, line):
             out.append((m, set().union(*stack) if stack else set()))
+    return out
+
+
+def conditions_all(pattern):
+    """conditions() over every C file of the module, with the option its
+    object is built under."""
+    out = []
+    for rel in C_FILES:
+        for m, cond in conditions(code[rel], pattern):
+            out.append((m, cond | FILE_COND.get(rel, set())))
     return out
 
 
@@ -355,7 +416,7 @@ for rel, t in docs.items():
 
 # ---------------------------------------------------------------- params
 params = {}
-for m, cond in conditions(kcapi, r"^\s*module_param\((\w+),"):
+for m, cond in conditions_all(r"^\s*module_param\((\w+),"):
     params["jitter_tsc." + m.group(1)] = cond
 early = set(re.findall(r'early_param\("([\w.]+)"', code["drivers/char/random.c"]))
 for m in re.finditer(r'early_param\("(random\.trust_jitter_tsc)"', code["drivers/char/random.c"]):
@@ -382,7 +443,7 @@ for rel, t in list(docs.items()) + [(KPARAMS, "\n".join(
 
 # ---------------------------------------------------------------- debugfs
 files = {}
-for m, cond in conditions(kcapi, r'debugfs_create_file\("(\w+)",\s*(0\d+)'):
+for m, cond in conditions_all(r'debugfs_create_file\("(\w+)",\s*(0\d+)'):
     files[m.group(1)] = (cond - {"CRYPTO_JITTER_TSC_DEBUGFS"}, m.group(2))
 dlisted = {}
 for line, names in deflist(rst_text, "Raw samples in debugfs"):
@@ -402,7 +463,7 @@ for m in re.finditer(r"all mode (0\d+)", rst_text):
 # ---------------------------------------------------------------- errno
 ret = re.search(r"\* jtsc_rng_generate\(\).*?\* Return:(.*?)\*/", kcapi, re.S)
 gen = set(re.findall(r"-(E[A-Z]+)", ret.group(1))) if ret else set()
-ok("errno", "no Return: of jtsc_rng_generate()", bool(gen), "crypto/jitter_tsc_kcapi.c")
+ok("errno", "no Return: of jtsc_rng_generate()", bool(gen), "the series' C files")
 # the crypto_rng's generate retries -EAGAIN itself, or through the one
 # helper it calls for that
 kgen = body_of("jtsc_kcapi_generate", TEXTS) or ""
@@ -423,6 +484,12 @@ for m in re.finditer(r"/\* (?:errno )?-?(E[A-Z]+): no collector left;([^*]*)\*/"
 
 # ---------------------------------------------------------------- counts and sizes
 spw = sorted({p["samples_per_word"] for p in rows})
+for _k in ("JTSC_STARTUP_SAMPLES", "JTSC_PRED_WINDOW", "JTSC_BATCH", "JTSC_VERIFY_BATCH_READS",
+           "TSC_JITTER_MEM_SIZE", "TSC_JITTER_LINES", "TSC_JITTER_LINE_BITS", "JTSC_IDLE_SECS",
+           "JTSC_FRESH_CREDIT", "JTSC_ENTROPY_SHIFT", "JTSC_BLOCK_CREDIT", "JTSC_MAX_WORD_CREDIT",
+           "JTSC_MAX_SHARDS", "JTSC_VERIFY_READS", "JTSC_VERIFY_MAX_READ_NS", "JTSC_MAX_LAG"):
+    ok("counts", "%s is not a constant of the code" % _k, _k in K, "the series' code")
+    K.setdefault(_k, 1)
 mem = K["TSC_JITTER_MEM_SIZE"]
 boot_inits = len(re.findall(r"\bjtsc_rng_init\(", body_of("jtsc_setup", TEXTS) or ""))
 WORDS = {"one": 1, "two": 2, "three": 3}
@@ -487,32 +554,23 @@ PAIRS = [
     ("wait_for_random_bytes", "try_to_generate_entropy"),
     ("urandom_read_iter", "try_to_generate_entropy"),
     ("jtsc_mod_init", "async_schedule"),
-    ("jtsc_setup", "jtsc_rng_init"),
-    ("jtsc_setup", "crypto_register_rng"),
-    ("jtsc_setup", "execute_with_initialized_rng"),
-    ("jtsc_setup", "register_random_vmfork_notifier"),
-    ("jtsc_group_init", "jtsc_counter_check"),
-    ("jtsc_spec_collect", "jtsc_spec_usable"),
-    ("jtsc_spec_usable", "boot_cpu_has"),
-    ("jtsc_spec_fill", "tsc_jitter_fill"),
-    ("jtsc_collect", "migrate_disable"),
     ("jitter_tsc_pull", "wait_for_completion_interruptible"),
-    ("jtsc_rng_pull", "jtsc_credit"),
     ("jtsc_rng_pull", "mutex_lock_interruptible"),
-    ("jtsc_rng_generate", "jtsc_credit"),
     ("jtsc_rng_generate", "mutex_lock_killable"),
-    ("jtsc_crng_ready_fn", "jtsc_park"),
-    ("jtsc_start", "jtsc_spec_alloc"),
-    ("jtsc_spec_alloc", "__vmalloc"),
     ("tsc_jitter_fill", "rdtsc_ordered"),
     ("tsc_jitter_fill", "clflush"),
     ("tsc_jitter_fill", "tsc_jitter_addr"),
     ("tsc_jitter_addr", "tsc_jitter_line"),
-    ("jtsc_verify", "kvfree_sensitive"),
-    ("jtsc_park", "jtsc_free_buf"),
     ("jtsc_timer_collect", "timer_shutdown_sync"),
     ("jtsc_timer_collect", "destroy_timer_on_stack"),
 ]
+# What the prose says the module does, whichever of its functions does it:
+# each is called somewhere in the series' C files (KUnit aside).
+MODULE_CALLS = ["crypto_register_rng", "execute_with_initialized_rng",
+                "register_random_vmfork_notifier", "register_pm_notifier", "async_schedule",
+                "boot_cpu_has", "tsc_jitter_fill", "migrate_disable", "cond_resched",
+                "__vmalloc", "kvfree_sensitive", "memzero_explicit", "schedule",
+                "mutex_lock_killable", "mutex_lock_interruptible", "sha256"]
 CALLS = r"(?:calls|runs|schedules|tries|asks|takes)"
 CURATED = set(PAIRS)
 for rel, t in docs.items():
@@ -521,6 +579,10 @@ for rel, t in docs.items():
         PAIRS.append((m.group(1), m.group(2)))
     for m in re.finditer(r"(?:``)?(\w+)\(\)(?:``)?,? (?:is )?called\s+from\s+(?:``)?(\w+)\(\)", flat):
         PAIRS.append((m.group(2), m.group(1)))
+module_code = "\n".join(stripped[rel] for rel in SERIES_CODE if "kunit" not in rel)
+for callee in MODULE_CALLS:
+    ok("calls", "the module never calls %s()" % callee,
+       re.search(r"\b%s\s*\(" % re.escape(callee), module_code) is not None, callee)
 for caller, callee in sorted(set(PAIRS)):
     b = body_of(caller, TEXTS)
     # an extracted caller that is no function (an initcall macro, say) is
@@ -535,7 +597,7 @@ if HAVE_BASE:
     # what the glue calls of random.c: its functions that are not static
     base_random = cc.strip_comments(open(os.path.join(BASE, "drivers/char/random.c")).read())
     public = set(re.findall(r"^(?!static)[A-Za-z_][\w \t*]*?\b(\w+)\([^;{}]*\)\s*\{", base_random, re.M))
-    used = {e for e in public if re.search(r"\b%s\s*\(" % e, stripped["crypto/jitter_tsc_kcapi.c"])}
+    used = {e for e in public if re.search(r"\b%s\s*\(" % e, module_code)}
     for rel, t in docs.items():
         flat = re.sub(r"\s", " ", t)
         for m in re.finditer(r"(?:exported|public)\s+interface(?:\s+only)?\s*\(((?:[^()]|\(\))*)\)", flat):
@@ -553,13 +615,361 @@ for rel in CHANGELOGS + [COVER]:
             ok("columns", "%d columns" % len(line.expandtabs()), len(line.expandtabs()) <= 75,
                "%s:%d" % (rel, i + 1))
 
+# ---------------------------------------------------------------- paths
+# A path the prose names is a file or folder of the series, of the
+# repository around it, or of the base tree.
+PATH_RE = re.compile(r"(?<![\w/.-])((?:arch|crypto|drivers|include|lib|Documentation|harness|tools|"
+                     r"kernel|mm|fs|init|scripts)/[\w.+/-]*[\w+])")
+for rel in DOCS:
+    t = docs[rel]
+    for m in PATH_RE.finditer(t):
+        path = m.group(1)
+        if path.endswith("/*"):
+            continue
+        # a file, a patched one, a header by its include path, an object
+        # by its source
+        cands = [path, path + ".patch", "include/" + path]
+        if path.endswith(".o"):
+            cands.append(path[:-2] + ".c")
+        there = any(os.path.exists(os.path.join(ROOT, c)) or
+                    (HAVE_BASE and os.path.exists(os.path.join(BASE, c))) for c in cands) or \
+            (path.endswith(".o") and any(os.path.basename(path) in added(f) for f in SERIES_FILES
+                                         if f.endswith("Makefile.patch")))
+        ok("paths", "%s is neither in the series nor in the base" % path,
+           there or (not HAVE_BASE and not path.startswith(("crypto/jitter", "harness/"))),
+           "%s:%d" % (rel, line_of(t, m.start())))
+
+
+# ---------------------------------------------------------------- claims and comments
+def comment_lines(text, first_line=1):
+    """(line number, text) of every line inside a C comment of @text, the
+    comment markers and leading stars removed; a blank entry ends each
+    comment, so that a paragraph never spans two comments."""
+    out = []
+    for m in re.finditer(r"/\*.*?\*/|//[^\n]*", text, re.S):
+        if re.match(r"/\*\s*SPDX|//\s*SPDX", m.group(0)):
+            continue
+        ln = first_line + text.count("\n", 0, m.start())
+        body = m.group(0)
+        body = body[2:-2] if body.startswith("/*") else body[2:]
+        for i, l in enumerate(body.split("\n")):
+            out.append((ln + i, re.sub(r"^\s*\*?\s?", "", l).strip()))
+        out.append((ln, ""))
+    return out
+
+
+def patch_added(rel):
+    """(line number in the patch, text) of its '+' lines."""
+    return [(i + 1, l[1:]) for i, l in enumerate(read(rel).split("\n"))
+            if l.startswith("+") and not l.startswith("+++")]
+
+
+def prose_units():
+    """(file, [(line, text)]) for every piece of prose the claims are
+    checked over: the docs (the cover letter without its history), the
+    Kconfig help, and the code comments of the series."""
+    units = []
+    for rel in DOCS:
+        units.append((rel, list(enumerate(docs[rel].split("\n"), 1))))
+    units.append(("crypto/Kconfig.patch", patch_added("crypto/Kconfig.patch")))
+    for rel in SERIES_CODE:
+        units.append((rel, comment_lines(code_raw[rel])))
+    pl = patch_added("drivers/char/random.c.patch")
+    txt = "\n".join(l for _, l in pl)
+    units.append(("drivers/char/random.c.patch",
+                  [(pl[min(n, len(pl)) - 1][0], l) for n, l in comment_lines(txt)]))
+    return units
+
+
+def sentences(lines):
+    """Paragraphs (runs of non-blank lines) of @lines split into sentences:
+    yields (paragraph's sentences, [(sentence, line)])."""
+    para = []
+    for ln, l in lines + [(0, "")]:
+        if l.strip() and not re.match(r"^[=~-]{3,}$", l.strip()):
+            para.append((ln, l.strip()))
+            continue
+        if not para:
+            continue
+        text, starts = "", []
+        for pln, pl in para:
+            starts.append((len(text), pln))
+            text += pl + " "
+        out = []
+        pos = 0
+        for m in list(re.finditer(r"(?<=[.!?])\s+(?=[A-Z`\"(*])", text)) + [None]:
+            end = m.start() if m else len(text)
+            s = text[pos:end].strip()
+            if s:
+                line = [pln for off, pln in starts if off <= pos][-1]
+                out.append((s, line))
+            pos = m.end() if m else len(text)
+        yield out
+        para = []
+
+
+# What the claims are checked against, from the code.
+budget = re.search(r"#define\s+JITTER_TSC_BOOT_BUDGET\b", code["drivers/char/random.c"]) is not None
+n_start = K["JTSC_STARTUP_SAMPLES"]
+p_flat = -(-n_start // 256) / n_start
+MCV_FLAT = -math.log2(min(1.0, p_flat + 2.576 * math.sqrt(p_flat * (1 - p_flat) / (n_start - 1))))
+spec_margin = ev.env.get("JTSC_EST_MARGIN", 8)
+# predictor windows after the startup test until a full pull's words are
+# released: a window releases its words but those the last JTSC_MAX_LAG
+# samples (or a run still going) reach into
+pull_windows = {}
+for p in rows:
+    spw_, wpw = p["samples_per_word"], K["JTSC_PRED_WINDOW"] // p["samples_per_word"]
+    held = -(-K["JTSC_MAX_LAG"] // spw_)
+    pull_windows[p["credit"]] = -(-(pull_max // 8 + held) // wpw)
+WMIN, WMAX = min(pull_windows.values()), max(pull_windows.values())
+NUM = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8}
+
+
+def num(s):
+    return int(s) if s.isdigit() else NUM.get(s.lower())
+
+
+def near(ctx, pat):
+    return any(re.search(pat, s, re.I) for s in ctx)
+
+
+def claim_init(s, ctx):
+    if not budget:
+        return None
+    if not re.search(r"\b(?:none of (?:it|this|them)|nothing|never|not|n't|without|no|neither)\b"
+                     r"[^.]{0,50}?\b(?:delay(?:s|ing|ed)?|hold(?:s|ing)? up|wait(?:s|ing)?(?: for)?|"
+                     r"postpone[sd]?)\b[^.]{0,30}?(?<![\w/])init\b(?![\w(])", s, re.I) and \
+       not re.search(r"(?<![\w/])init\b(?![\w(/])[^.]{0,40}?\b(?:is|was|does|did|will|need)\s+(?:not|never)"
+                     r"\s+(?:be\s+)?(?:delayed|held up|wait|move|moved)\b", s, re.I):
+        return None
+    if near(ctx, r"JITTER_TSC_BOOT_BUDGET|budget"):
+        return None
+    return "says init is not delayed, but random.c lets init wait up to JITTER_TSC_BOOT_BUDGET"
+
+
+def claim_pull(s, ctx):
+    if not re.search(r"\b(?:pull|pulls|seeding|seed)\b", s, re.I):
+        return None
+    for m in re.finditer(r"(?:\b(at least|up to|at most|as many as)\s+)?\b(\w+)(?:\s+to\s+(\w+))?"
+                         r"\s+(?:more\s+)?predictor windows?", s, re.I):
+        a, b = num(m.group(2)), num(m.group(3)) if m.group(3) else None
+        if a is None:
+            continue
+        q = (m.group(1) or "").lower()
+        good = (a == WMIN and b == WMAX) if b is not None else \
+            (q == "at least" and a <= WMIN) or (q in ("up to", "at most", "as many as") and a == WMAX)
+        if not good:
+            return ("%s: a pull needs %d to %d predictor windows after the startup test "
+                    "(%d at the steps of %d samples a word)" %
+                    (m.group(0).strip(), WMIN, WMAX, WMAX, JTSC_SPW_MAX))
+    return None
+
+
+def claim_half(s, ctx):
+    if re.search(r"\bhalf (?:of )?(?:the |its |their |every |each |any )?(?:lowest|smallest|worst|minimum)"
+                 r"(?: startup)? estimates?\b", s, re.I):
+        return ("credit \"half the lowest estimate\": it is the estimate over a margin, at most "
+                "half of the recorded 10^6-sample minima (check-margin), not of any estimate")
+    if re.search(r"\bat most half (?:of )?(?:the |its |their )?(?:measured |true )?min-?entropy\b", s, re.I) \
+            and not near(ctx, r"recorded|measured|10\^6|known|sample files?|stream"):
+        return "\"at most half the min-entropy\" without saying of which measurements"
+    return None
+
+
+def claim_random(s, ctx):
+    if re.search(r"\b(?:stops?|ceases?|halts?)\b[^.]{0,60}?\b(?:the moment|as soon as|once|whenever|when)\b"
+                 r"[^.]{0,40}?\b(?:stops?|ceases?) (?:being|to be) (?:random|unpredictable)", s, re.I) or \
+       re.search(r"\bstops? at the first (?:stuck|patterned|bad|non-?random)", s, re.I) or \
+       re.search(r"\b(?:stops?|ends?|halts?)\b[^.]{0,40}?\boutput\b[^.]{0,40}?\bwhen (?:they|it|its "
+                 r"collectors?) (?:cannot|can't|can no longer) be trusted", s, re.I) or \
+       re.search(r"\bnever (?:gives|produces|emits|outputs|returns) (?:predictable|non-?random)", s, re.I):
+        return ("output stops when a health test reaches a cutoff, not when the source stops "
+                "being random: a source can lose entropy short of every cutoff")
+    return None
+
+
+def claim_holdup(s, ctx):
+    if re.search(r"\bno (?:reader|user|caller)s?\b[^.]{0,80}?\b(?:hold|slow|delay|stall)s?\b", s, re.I) or \
+       re.search(r"\b(?:readers?|users?|callers?)\b[^.]{0,40}?\b(?:cannot|can't|never|could not)\s+"
+                 r"(?:hold|slow|delay|stall)", s, re.I):
+        return ("readers share the CPUs and memory with random.c's instance and can slow it "
+                "(JITTER_TSC_BOOT_BUDGET bounds what init waits)")
+    return None
+
+
+def claim_mcv(s, ctx):
+    if not re.search(r"most common value|most-common-value|\bMCV\b", s, re.I) or \
+       not re.search(r"upper bound|flat histogram|keeps? (?:any |an |the |every )?estimate", s, re.I):
+        return None
+    for m in re.finditer(r"\b(?:under|below|at most|less than|up to)\s+(\d+(?:\.\d+)?)\s*bits?", s, re.I):
+        if float(m.group(1)) < MCV_FLAT:
+            return ("%s: a flat histogram of %d samples, 256 values, estimates %.4f bits "
+                    "(SP 800-90B 6.3.1)" % (m.group(0), n_start, MCV_FLAT))
+    for m in re.finditer(r"(\d+\.\d+)\s+(?:bits? )?for a flat histogram", s, re.I):
+        if abs(float(m.group(1)) - MCV_FLAT) > 0.5 * 10 ** -decimals(m.group(1)) + 1e-12:
+            return "%s: it is %.4f" % (m.group(0), MCV_FLAT)
+    for m in re.finditer(r"(\d+\.\d+) after the speculative margin", s, re.I):
+        if abs(float(m.group(1)) - MCV_FLAT / spec_margin) > 0.5 * 10 ** -decimals(m.group(1)) + 1e-12:
+            return "%s: it is %.4f" % (m.group(0), MCV_FLAT / spec_margin)
+    return None
+
+
+def claim_nlogn(s, ctx):
+    """O(n log n) belongs to the suffix sort: a clause that gives it to the
+    time or the estimate, or one with no sort in it or the sentence before,
+    says it of the estimate, which is O(n k) at worst."""
+    nlogn = r"\bO\(\s*n\s*log\s*n\s*\)|\bn log n\b|linearithmic|quasi-?linear"
+    for clause in re.split(r"[:;,]", s):
+        if not re.search(nlogn, clause, re.I) or re.search(r"suffix|\bsort", clause, re.I):
+            continue
+        if re.search(r"\bthe time\b|\btime is\b|estimat|\btakes\b|\bruns in\b", clause, re.I) or \
+           not near(ctx[:2], r"suffix|\bsort"):
+            return "O(n log n) is the suffix sort's; the estimate is O(n k) at worst (MultiMCW)"
+    return None
+
+
+def claim_fork(s, ctx):
+    if "generation" in s.lower():
+        return None
+    if re.search(r"\bestimates?\b[^.]{0,80}?\b(?:another|other|a different|the old|the previous|the original)"
+                 r" machine\b", s, re.I) or \
+       re.search(r"\b(?:not kept|not carried over|not carry over|forgotten|discarded|dropped)\b[^.]{0,60}?"
+                 r"\bestimates?\b", s, re.I) or \
+       re.search(r"\bestimates?\b[^.]{0,40}?\b(?:are|is|get|gets)\s+(?:not kept|not carried over|dropped|"
+                 r"discarded|forgotten)", s, re.I):
+        return ("estimates are per machine generation: a VM fork, suspend or hibernation starts a "
+                "new one, whose first startup test estimates again")
+    return None
+
+
+def claim_every_estimate(s, ctx):
+    if re.search(r"\b(?:each|every|any) (?:later |new |other )?startup test\b[^.]{0,100}?\bestimates\b", s, re.I) \
+            and not re.search(r"\bfirst\b|no estimate|makes no|without (?:a |any )?(?:new )?estimate|"
+                              r"not estimate", s, re.I):
+        return "only the first startup test of a machine generation estimates"
+    return None
+
+
+def claim_dead_all(s, ctx):
+    if re.search(r"\b(?:dead|retired|disabled)\b[^.]{0,30}?\bfor (?:every|all|each) (?:the )?(?:instances?|of them)\b|"
+                 r"\bdead for (?:every|all)\b", s, re.I) and not re.search(r"\b(?:not|never|only)\b", s, re.I):
+        return "a permanent failure retires a collector for the instance that saw it only"
+    return None
+
+
+def claim_migrate(s, ctx):
+    if re.search(r"\b(?:both collectors|(?:stack-)?timer collector)\b[^.]{0,80}?\b(?:migration disabled|"
+                 r"migrate_disable\(\)|migration off)", s, re.I) and \
+            not re.search(r"\b(?:not|no longer|never|enabled)\b", s, re.I):
+        return ("the timer collector runs with migration enabled (it drops a sample whose reads "
+                "were on two CPUs); only the speculative one disables it, for one batch")
+    return None
+
+
+JTSC_SPW_MAX = max(p["samples_per_word"] for p in rows)
+CLAIMS = [claim_init, claim_pull, claim_half, claim_random, claim_holdup, claim_mcv, claim_nlogn,
+          claim_fork, claim_every_estimate, claim_dead_all, claim_migrate]
+HARNESS = re.compile(r"harness/|\bmake (?:bench|check|measure|mutants|run|series|sync|tree|kernel)\b|"
+                     r"\bcheck-(?:margin|cutoffs|docs)\b|\bmutants\.py\b|\b(?:the|our|development) harness\b",
+                     re.I)
+# The rules must catch the sentences they were written for, and their
+# paraphrases, and pass what the docs say instead: checked on every run.
+SELF_TEST = [
+    # (sentence, its neighbours, the claim that must catch it, or None)
+    ("None of it delays init.", [], claim_init),
+    ("The seeding runs asynchronously, so init is not delayed by it.", [], claim_init),
+    ("Init does not wait for the seeding at all.", [], claim_init),
+    ("Init waits for the seeding up to JITTER_TSC_BOOT_BUDGET (one second).", [], None),
+    ("Neither holds up the initcalls that follow.", [], None),
+    ("Then the first pull needs one more predictor window, 4096 samples.", [], claim_pull),
+    ("The seeding takes two predictor windows.", [], claim_pull),
+    ("After the startup test a pull needs one to five predictor windows of samples.", [], None),
+    ("The seeding takes at least one more predictor window, and more at low credits.", [], None),
+    ("The credit, at most half the lowest estimate, is not sized for that observer.", [], claim_half),
+    ("Each collector is credited half of its lowest startup estimate.", [], claim_half),
+    ("jitter_tsc stops producing output the moment it stops being random.", [], claim_random),
+    ("It stops at the first stuck or patterned stretch.", [], claim_random),
+    ("It stops its output when they cannot be trusted.", [], claim_random),
+    ("random.c has an instance of its own, which no reader of the crypto_rng can hold up "
+     "or drain.", [], claim_holdup),
+    ("Readers of the crypto_rng cannot slow random.c's instance.", [], claim_holdup),
+    ("It shares the CPUs with random.c's instance and can slow the seeding.", [], None),
+    ("The most common value's upper bound keeps an estimate of 12288 samples under 7.2 "
+     "bits.", [], claim_mcv),
+    ("The most common value's upper bound keeps any estimate of 12288 samples under 7.6 "
+     "bits (7.54 for a flat histogram of 256 values), 0.94 after the speculative margin.",
+     [], None),
+    ("The most common value's upper bound keeps any estimate under 7.6 bits (7.2 for a flat "
+     "histogram).", [], claim_mcv),
+    ("The runtime estimate takes O(n log n) on any input.", [], claim_nlogn),
+    ("Its time is bounded, O(n log n) whatever the input.", [], claim_nlogn),
+    ("The time is O(n log n) on any input, periodic and constant ones included, where the "
+     "longest repeat is as long as the input: t-tuple and LRS read all repeats off a suffix "
+     "array (prefix doubling with radix sorts) and its LCP intervals.", [], claim_nlogn),
+    ("Suffix array by prefix doubling, the sort done once 2k >= n. O(n log n) time whatever "
+     "the input; cnt holds max(n, 256) + 1 counts.",
+     ["Suffix array by prefix doubling, the sort done once 2k >= n."], None),
+    ("t-tuple and LRS read every repeat off a suffix array (prefix doubling, O(n log n)).",
+     [], None),
+    ("A VM fork: the pools must not carry over to the clone, nor the estimates made on what "
+     "may have been another machine.", [], claim_fork),
+    ("On a fork the estimates are not kept.", [], claim_fork),
+    ("A VM fork starts a new machine generation, whose first startup test estimates again.",
+     [], None),
+    ("Each startup test (at boot, when a shard starts, after a failover) estimates the "
+     "min-entropy of its own samples.", [], claim_every_estimate),
+    ("Every later startup test health tests fresh samples and makes no estimate.", [], None),
+    ("A collector that fails permanently on one instance is dead for all of them.", [],
+     claim_dead_all),
+    ("A permanent failure marks that collector dead for every instance.", [], claim_dead_all),
+    ("The collector is retired for the instance that saw it only.", [], None),
+    ("Both collectors run each batch with migration disabled.", [], claim_migrate),
+    ("The timer collector runs its batch with migrate_disable() held.", [], claim_migrate),
+    ("The timer collector sleeps, so it runs with migration enabled.", [], None),
+]
+for s, nb, want in SELF_TEST:
+    got = [c for c in CLAIMS if c(s, [s] + nb)]
+    ok("claims", "self-test: \"%s\" caught by %s, not %s" %
+       (s, [c.__name__ for c in got] or "nothing", want.__name__ if want else "nothing"),
+       got == ([want] if want else []), "check-docs.py")
+for s, want in [("harness/measure/check-margin.py checks them.", True),
+                ("make check runs it against this table.", True),
+                ("`make bench` divides one by the other.", True),
+                ("The health tests check every sample, batch by batch.", False)]:
+    ok("comments", "self-test: \"%s\" %s" % (s, "not caught" if want else "caught"),
+       (HARNESS.search(s) is not None) == want, "check-docs.py")
+if SELF_TEST_ONLY:
+    wrong = [b for b in bad if ": self-test: " in b]
+    for b in wrong:
+        print("check-docs: " + b)
+    print("check-docs: self-test, %d cases, %d wrong" % (len(SELF_TEST) + 4, len(wrong)))
+    sys.exit(1 if wrong else 0)
+
+for rel, lines in prose_units():
+    is_code = rel not in DOCS and not rel.endswith("Kconfig.patch")
+    for sents in sentences(lines):
+        for i, (s, line) in enumerate(sents):
+            ctx = [s] + [x[0] for x in sents[max(0, i - 1):i] + sents[i + 1:i + 2]]
+            for claim in CLAIMS:
+                why = claim(s, ctx)
+                groups["claims"] = groups.get("claims", 0) + 1
+                if why:
+                    bad.append("claims: %s:%d: \"%s\": %s" %
+                               (rel, line, s if len(s) < 120 else s[:117] + "...", why))
+    if is_code or rel.endswith("random.c.patch"):
+        for line, l in lines:
+            m = HARNESS.search(l)
+            ok("comments", "a comment cites the harness: %s" % (m.group(0) if m else ""),
+               m is None, "%s:%d" % (rel, line))
+
 for b in bad:
     print("check-docs: MISMATCH " + b)
 print("check-docs: ladder %s, margin %s, pull %d bytes = %s bits%s" %
       (", ".join("%d/256" % c for c in sorted(credits)), margin, pull_max,
        "/".join(map(str, sorted(pull_bits))), "" if HAVE_BASE else "; no base tree, base checks skipped"))
 for g in ("credit", "margin", "ladder", "pull", "functions", "kconfig", "params", "debugfs",
-          "errno", "counts", "calls", "columns"):
+          "errno", "counts", "calls", "columns", "paths", "claims", "comments"):
     n = groups.get(g, 0)
     print("check-docs: %-9s %4d checks, %d mismatches" % (g, n, sum(b.startswith(g + ":") for b in bad)))
 print("check-docs: %d checks on %d files, %d mismatches" %
