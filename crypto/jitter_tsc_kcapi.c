@@ -86,11 +86,7 @@ enum {
 	/* An instance unused for this long is parked. */
 	JTSC_IDLE_SECS = 5,
 	JTSC_PULL_MAX_WORDS = JITTER_TSC_PULL_MAX / sizeof(u64),
-	/*
-	 * The counter check: 16 batches of 64 reads, its cost taken from the
-	 * fastest batch. RDTSC takes tens of ns natively and about 50 under
-	 * TCG; a trapping VM exit a microsecond or more.
-	 */
+	/* Counter check: RDTSC takes tens of ns, a trapping VM exit over 1 us. */
 	JTSC_VERIFY_BATCHES = 16,
 	JTSC_VERIFY_BATCH_READS = 64,
 	JTSC_VERIFY_READS = JTSC_VERIFY_BATCHES * JTSC_VERIFY_BATCH_READS,
@@ -139,7 +135,6 @@ static int jtsc_spec_collect(struct jtsc_rng *rng)
 	return 0;
 }
 
-/* The callback's write pulls the timer's line away from the collecting CPU. */
 struct jtsc_timer_state {
 	struct timer_list timer;
 	atomic_t touched;
@@ -173,9 +168,12 @@ static int jtsc_next_timer_cpu(int cpu)
 /*
  * The stack-timer collector, after try_to_generate_entropy(): a timer on
  * this stack is kept armed on another CPU for the next tick while the loop
- * calls schedule() and reads the counter. A pass whose two reads were made
- * on different CPUs is dropped, not stored; the loop sleeps, and so runs
- * with migration enabled.
+ * calls schedule() and reads the counter. A sample is the time of one pass
+ * through schedule(), with whatever the scheduler, interrupts and the
+ * other CPUs did meanwhile; a timer expiry touches one pass in hundreds.
+ * Its credit is what its samples measure, unlike random.c's one bit per
+ * expiry. A pass whose reads were on different CPUs is dropped; the loop
+ * sleeps, so migration stays enabled.
  */
 static int jtsc_timer_collect(struct jtsc_rng *rng)
 {
@@ -559,19 +557,10 @@ int jtsc_rng_generate(struct jtsc_rng *rng, u8 *dst, unsigned int len)
 	return ret;
 }
 
-/**
- * jtsc_rng_pull() - Take released pool words and their entropy credit
- * @rng: the instance
- * @buf: where to store the words
- * @len: bytes wanted, a multiple of 8, at most JITTER_TSC_PULL_MAX
- *
- * A failure of the running collector is dealt with here, as in
- * jtsc_rng_generate(), so that a failover goes on within the call.
- *
- * Context: Process context; sleeps.
- * Return: the entropy credited to @buf, in 1/256 bit; -EINVAL; -EINTR on
- * a signal; -EAGAIN while every collector left is backing off; -ENOMEM or
- * -EFAULT as for jtsc_rng_generate(). Nothing is stored on error.
+/*
+ * Released pool words for random.c, @len bytes, and their credit in 1/256
+ * bit. A failing collector is replaced within the call; -EAGAIN only while
+ * all left are backing off; -EINVAL, -EINTR, -ENOMEM, -EFAULT.
  */
 int jtsc_rng_pull(struct jtsc_rng *rng, void *buf, size_t len)
 {
@@ -599,7 +588,6 @@ int jtsc_rng_pull(struct jtsc_rng *rng, void *buf, size_t len)
 	return ret == -EAGAIN ? -EINTR : ret;
 }
 
-/* @rng, zeroed, joins @g; its first request starts a collector. */
 static void jtsc_rng_attach(struct jtsc_rng *rng, struct jtsc_group *g)
 {
 	mutex_init(&rng->lock);
@@ -691,21 +679,17 @@ bool jtsc_park_idle(struct jtsc_rng *rng, unsigned long idle)
 	return held;
 }
 
-/*
- * -EAGAIN until jtsc_mod_init() ran; -EINPROGRESS while jtsc_setup() runs
- * asynchronously, jtsc_setup_done completing when it is done; then 0, or
- * why there is no instance.
- */
+/* -EAGAIN before jtsc_mod_init(), -EINPROGRESS during the setup, then its result. */
 static int jtsc_status = -EAGAIN;
 static DECLARE_COMPLETION(jtsc_setup_done);
 
 /* Transforms of "jitter_tsc": the shards are parked when the last goes. */
 static atomic_t jtsc_tfms = ATOMIC_INIT(0);
 
+/* Park what is idle; random.c's instance only once the crng is ready. */
 static void jtsc_idle_fn(struct work_struct *work);
 static DECLARE_DELAYED_WORK(jtsc_idle_work, jtsc_idle_fn);
 
-/* Park what is idle; random.c's instance only once the crng is ready. */
 static void jtsc_idle_fn(struct work_struct *work)
 {
 	unsigned long idle = atomic_read(&jtsc_tfms) ? JTSC_IDLE_SECS * HZ : 0;
@@ -829,7 +813,6 @@ int jitter_tsc_pull(void *buf, size_t len)
 }
 #endif
 
-/* VM fork: called from a VMGENID interrupt or a workqueue. */
 static int jtsc_vmfork_notify(struct notifier_block *nb, unsigned long action, void *data)
 {
 	jtsc_machine_changed();

@@ -23,8 +23,8 @@ fails=0
 # body FILE FUNC: FUNC's disassembly, one instruction a line, "ADDR: INSN",
 # a relocation folded into the instruction it patches ("call __sw_hweight64")
 body() {
-	objdump -dr --no-show-raw-insn "$1" | awk -v f="<$2>:" '
-		$0 ~ f"$" { on = 1; next }
+	objdump -dr --no-show-raw-insn "$1" | awk -v f="<$2" '
+		/>:$/ && (index($0, f">:") || index($0, f".constprop")) { on = 1; next }
 		on && /^$/ { exit }
 		on && /R_X86_64_/ { sub(/-0x4$/, "", $NF); sub(/<[^>]*>$/, $NF, last); next }
 		on { if (last != "") print last; last = $0 }
