@@ -506,6 +506,10 @@ COUNTS = [
     ("predictor window", r"window of (\d+) samples", K["JTSC_PRED_WINDOW"]),
     ("batch", r"(?<!fastest\s)batch(?:es)? of (\d+)", K["JTSC_BATCH"]),
     ("counter check batch", r"fastest batch of (\d+)", K["JTSC_VERIFY_BATCH_READS"]),
+    ("passes under migrate_disable()", r"(?:disables? migration|[Mm]igration is disabled) for "
+     r"(?:each|one|every) (?:chunk|batch) of (\d+) passes", K.get("JTSC_SPEC_CHUNK", K["JTSC_BATCH"])),
+    ("passes under migrate_disable()", r"a chunk of (\d+) speculative passes",
+     K.get("JTSC_SPEC_CHUNK", K["JTSC_BATCH"])),
     ("samples per word, lowest", r"\b(\d+) to \d+(?:, eight to each| to a word)", spw[0]),
     ("samples per word, highest", r"\b\d+ to (\d+)(?:, eight to each| to a word)", spw[-1]),
     ("buffer MiB", r"(\d+) MiB (?:buffer|of ``__vmalloc)", mem >> 20),
