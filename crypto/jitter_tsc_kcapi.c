@@ -401,7 +401,8 @@ static int jtsc_start(struct jtsc_rng *rng, enum jtsc_source src)
 		if (rng == &jtsc_global)
 			jtsc_capture_boot(src, samples);
 		if (step < 0)
-			step = jtsc_estimate_step(rng, src, samples, samples + JTSC_STARTUP_SAMPLES);
+			step = jtsc_estimate_step(rng, src, samples,
+						  samples + JTSC_STARTUP_SAMPLES);
 	}
 	now = jtsc_core_startup(&rng->core, src, step, samples, jiffies, HZ);
 	memzero_explicit(rng->raw, sizeof(rng->raw));
@@ -803,6 +804,7 @@ int jitter_tsc_pull(void *buf, size_t len)
 	if (ret == -EINPROGRESS) {
 		if (wait_for_completion_interruptible(&jtsc_setup_done))
 			return -EINTR;
+		/* Pairs with the release in jtsc_setup(). */
 		ret = smp_load_acquire(&jtsc_status);
 	}
 	if (!ret)
@@ -932,6 +934,7 @@ static int __init jtsc_mod_init(void)
 {
 	if (!IS_BUILTIN(CONFIG_CRYPTO_JITTER_TSC))
 		return jtsc_setup();
+	/* Readers wait for jtsc_setup_done from now on. */
 	smp_store_release(&jtsc_status, -EINPROGRESS);
 	async_schedule(jtsc_setup_async, NULL);
 	return 0;

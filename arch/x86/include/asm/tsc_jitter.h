@@ -32,15 +32,11 @@
 #include <asm/special_insns.h>
 
 /*
- * The buffer: 2^TSC_JITTER_MEM_ORDER bytes, walked one 64-byte line per
- * pass, each line once per cycle of TSC_JITTER_LINES passes. Every pass
- * loads a line flushed from the caches before, so it activates a DRAM
- * row, and the size bounds how often any row can be: a row holds at most
- * 8 KiB, 128 lines, whatever the address mapping, and each line is loaded
- * once per cycle of its buffer, so a row is loaded at most 128 times in
- * the time of 2^17 passes: at most 1000 times per 64 ms while a pass
- * takes 62.5 ns or more, however many buffers are walked (the rst has the
- * figures).
+ * The buffer: 2^TSC_JITTER_MEM_ORDER bytes, one 64-byte line loaded per
+ * pass, each once per cycle of TSC_JITTER_LINES passes. Every load opens
+ * a DRAM row; a row holds at most 8 KiB, 128 lines, so it is opened at
+ * most 128 times per 2^17 passes: at most 1000 times per 64 ms while a
+ * pass takes 62.5 ns or more, however many buffers are walked.
  */
 #define TSC_JITTER_MEM_ORDER	23
 #define TSC_JITTER_MEM_SIZE	BIT(TSC_JITTER_MEM_ORDER)
@@ -48,10 +44,7 @@
 #define TSC_JITTER_LINE_BITS	(TSC_JITTER_MEM_ORDER - TSC_JITTER_LINE_SHIFT)
 #define TSC_JITTER_LINES	BIT(TSC_JITTER_LINE_BITS)
 
-/**
- * struct tsc_jitter_walk - Where the walk of a buffer stands
- * @pass: passes made over the buffer since it was allocated
- */
+/* Where the walk of a buffer stands: passes made since it was allocated. */
 struct tsc_jitter_walk {
 	u64 pass;
 };
