@@ -117,6 +117,63 @@ int jtsc_ladder_pick(const struct jtsc_estimate *e, unsigned int margin)
 	return step;
 }
 
+/* Euclid's, on the steps of a counter. */
+static unsigned long jtsc_gcd(unsigned long a, unsigned long b)
+{
+	while (b) {
+		unsigned long t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/**
+ * jtsc_counter_check() - Whether a cycle counter can time the collectors
+ * @read: reads the counter
+ * @clock_ns: a clock in nanoseconds, to time the reads with
+ * @c: what was seen, for the caller's log
+ *
+ * Both collectors measure with the counter, so one unfit for it disables
+ * both: one that mostly stands still, that steps by more than it advances
+ * over one of its own reads (it cannot time a read, let alone a pass), or
+ * that takes over a microsecond to read even in the fastest batch (RDTSC
+ * takes tens of nanoseconds natively and about 50 under QEMU TCG; a read
+ * trapped by a hypervisor a microsecond or more).
+ *
+ * Context: Any context.
+ * Return: NULL if the counter is fit, else why not.
+ */
+const char *jtsc_counter_check(u64 (*read)(void), u64 (*clock_ns)(void),
+			       struct jtsc_counter *c)
+{
+	u64 start, first, prev, now, fastest = U64_MAX;
+	unsigned int batch, i;
+
+	*c = (struct jtsc_counter){};
+	first = read();
+	prev = first;
+	for (batch = 0; batch < JTSC_COUNTER_READS / 64; batch++) {
+		start = clock_ns();
+		for (i = 0; i < 64; i++) {
+			now = read();
+			if (now == prev)
+				c->stuck++;
+			else
+				c->step = jtsc_gcd(c->step, (unsigned long)(now - prev));
+			prev = now;
+		}
+		fastest = min(fastest, clock_ns() - start);
+	}
+	c->read_ns = fastest / 64;
+	if (c->stuck > JTSC_COUNTER_READS * 9 / 10)
+		return "stuck";
+	if (c->step * JTSC_COUNTER_READS > prev - first)
+		return "coarse";
+	return c->read_ns > 1000 ? "slow to read" : NULL;
+}
+
 /*
  * Health tests, on raw samples before folding, always on: SP 800-90B 4.4.1
  * (RCT) and 4.4.2 (APT, W = 512), and a determinism test that those two

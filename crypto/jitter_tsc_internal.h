@@ -13,6 +13,7 @@
 
 #include <linux/atomic.h>
 #include <linux/bits.h>
+#include <linux/cache.h>
 #include <linux/limits.h>
 #include <linux/mutex.h>
 #include <linux/types.h>
@@ -157,6 +158,22 @@ unsigned int jtsc_health_hold(const struct jtsc_health *h);
 u64 jtsc_lfsr_fold(u64 state, u64 in, unsigned int nbits);
 int jtsc_ladder_pick(const struct jtsc_estimate *e, unsigned int margin);
 
+/*
+ * The cycle counter check: JTSC_COUNTER_READS reads back to back, in
+ * batches of 64, the cost of a read taken from the fastest batch.
+ */
+#define JTSC_COUNTER_READS	1024
+
+/* What jtsc_counter_check() saw: reads unchanged, step, ns per read. */
+struct jtsc_counter {
+	unsigned int stuck;
+	u64 step;
+	u64 read_ns;
+};
+
+const char *jtsc_counter_check(u64 (*read)(void), u64 (*clock_ns)(void),
+			       struct jtsc_counter *c);
+
 /* The collectors, in the order they are tried; same raw sample for both. */
 enum jtsc_source {
 	JTSC_SRC_SPEC,		/* speculative TSC collector, x86-64 */
@@ -239,12 +256,13 @@ struct jtsc_group {
 	unsigned long usable;
 	atomic_t step[JTSC_NR_SOURCES];
 	unsigned int nr_shards;
-	struct jtsc_rng **shards;
+	struct jtsc_rng *shards;
 };
 
 /* One instance. */
 struct jtsc_rng {
-	struct mutex lock;		/* serialises all below; collection sleeps */
+	/* serialises all below; collection sleeps; shards take it on different CPUs */
+	struct mutex lock ____cacheline_aligned;
 	struct jtsc_group *group;
 	struct jtsc_core core;
 	struct jtsc_stats stats[JTSC_NR_SOURCES];
@@ -259,7 +277,6 @@ extern const struct jtsc_collector jtsc_collectors[JTSC_NR_SOURCES];
 extern struct jtsc_group jtsc_group;
 extern struct jtsc_rng jtsc_global;
 
-int jtsc_counter_check(u64 (*read)(void));
 u8 *jtsc_spec_alloc(void);
 int jtsc_group_init(struct jtsc_group *g, const struct jtsc_collector *col,
 		    unsigned long usable, unsigned int nr_shards);

@@ -34,7 +34,6 @@
 #include <linux/completion.h>
 #include <linux/fips.h>
 #include <linux/freezer.h>
-#include <linux/gcd.h>
 #include <linux/module.h>
 #include <linux/notifier.h>
 #include <linux/random.h>
@@ -86,12 +85,6 @@ enum {
 	/* An instance unused for this long is parked. */
 	JTSC_IDLE_SECS = 5,
 	JTSC_PULL_MAX_WORDS = JITTER_TSC_PULL_MAX / sizeof(u64),
-	/* Counter check: RDTSC takes tens of ns, a trapping VM exit over 1 us. */
-	JTSC_VERIFY_BATCHES = 16,
-	JTSC_VERIFY_BATCH_READS = 64,
-	JTSC_VERIFY_READS = JTSC_VERIFY_BATCHES * JTSC_VERIFY_BATCH_READS,
-	JTSC_VERIFY_MAX_STUCK = JTSC_VERIFY_READS * 9 / 10,
-	JTSC_VERIFY_MAX_READ_NS = 1000,
 	/* Sentinels of a struct jtsc_group step word. */
 	JTSC_STEP_REFUSED = 0xfe,
 	JTSC_STEP_UNSET = 0xff,
@@ -111,6 +104,23 @@ static atomic_t jtsc_generation = ATOMIC_INIT(0);
 static u64 jtsc_read_counter(void)
 {
 	return random_get_entropy();
+}
+
+static u64 jtsc_clock_ns(void)
+{
+	return local_clock();
+}
+
+/* Both collectors time with the counter: one unfit for it disables both. */
+static bool __init jtsc_check_counter(void)
+{
+	struct jtsc_counter c;
+	const char *why = jtsc_counter_check(jtsc_read_counter, jtsc_clock_ns, &c);
+
+	if (why)
+		pr_info("all collectors disabled: cycle counter is %s (%u of %u reads unchanged, step %llu, %llu ns per read)\n",
+			why, c.stuck, JTSC_COUNTER_READS, c.step, c.read_ns);
+	return !why;
 }
 
 /*
@@ -225,47 +235,6 @@ const struct jtsc_collector jtsc_collectors[JTSC_NR_SOURCES] = {
 		.collect = jtsc_timer_collect,
 	},
 };
-
-/*
- * Refuse, with one log line, a counter that mostly stands still, steps by
- * more than it advances over one of its reads, or is slow to read (trapped
- * by a hypervisor): 0 if the counter @read reads is fit, else -ENODEV.
- */
-int jtsc_counter_check(u64 (*read)(void))
-{
-	u64 start, first, prev, now, ns, fastest = U64_MAX;
-	unsigned int batch, i, stuck = 0;
-	unsigned long granule = 0;
-	const char *why = NULL;
-
-	first = read();
-	prev = first;
-	for (batch = 0; batch < JTSC_VERIFY_BATCHES; batch++) {
-		start = local_clock();
-		for (i = 0; i < JTSC_VERIFY_BATCH_READS; i++) {
-			now = read();
-			if (now == prev)
-				stuck++;
-			else
-				granule = gcd(granule, (unsigned long)(now - prev));
-			prev = now;
-		}
-		fastest = min(fastest, local_clock() - start);
-	}
-	ns = div_u64(fastest, JTSC_VERIFY_BATCH_READS);
-
-	if (stuck > JTSC_VERIFY_MAX_STUCK)
-		why = "stuck";
-	else if ((u64)granule * JTSC_VERIFY_READS > prev - first)
-		why = "coarse";
-	else if (ns > JTSC_VERIFY_MAX_READ_NS)
-		why = "slow to read";
-	if (!why)
-		return 0;
-	pr_info("all collectors disabled: cycle counter is %s (%u of %u reads unchanged, step %lu, %llu ns per read)\n",
-		why, stuck, JTSC_VERIFY_READS, granule, ns);
-	return -ENODEV;
-}
 
 /* One batch of @src into rng->raw, counted. */
 static int jtsc_collect(struct jtsc_rng *rng, enum jtsc_source src)
@@ -494,23 +463,13 @@ static int jtsc_fill(struct jtsc_rng *rng, unsigned int words)
 	return 0;
 }
 
-/**
- * jtsc_rng_generate() - Generate full-entropy output
- * @rng: the instance
- * @dst: output buffer
- * @len: bytes to generate
- *
- * Each block of JTSC_BLOCK_SIZE bytes is SHA-256 over the fewest released
- * pool words that carry JTSC_BLOCK_CREDIT, at least JTSC_FRESH_CREDIT of
- * it from samples taken after the call began. A health-test failure is
- * dealt with here: the block is made again after a new startup test, or
- * from the next collector. While every collector left is refused and
- * backing off, the call waits, killably.
- *
- * Context: Process context; sleeps.
- * Return: 0; -ENOMEM if the buffer could not be allocated; -EINTR if the
- * caller was killed; -EFAULT once no collector is left, for good. On
- * error no output is left in @dst.
+/*
+ * @len bytes of output from @rng: each block of JTSC_BLOCK_SIZE is SHA-256
+ * over the fewest released words carrying JTSC_BLOCK_CREDIT, at least
+ * JTSC_FRESH_CREDIT of it sampled after the call began. A failing
+ * collector is restarted or replaced here; while all left back off, the
+ * call waits, killably. 0, -ENOMEM, -EINTR, or -EFAULT once no collector
+ * is left; on error nothing is left in @dst.
  */
 int jtsc_rng_generate(struct jtsc_rng *rng, u8 *dst, unsigned int len)
 {
@@ -621,13 +580,9 @@ void jtsc_group_destroy(struct jtsc_group *g)
 {
 	unsigned int i;
 
-	for (i = 0; g->shards && i < g->nr_shards; i++) {
-		if (!g->shards[i])
-			continue;
-		jtsc_rng_destroy(g->shards[i]);
-		kfree(g->shards[i]);
-	}
-	kfree(g->shards);
+	for (i = 0; g->shards && i < g->nr_shards; i++)
+		jtsc_rng_destroy(&g->shards[i]);
+	kvfree(g->shards);
 	memset(g, 0, sizeof(*g));
 }
 
@@ -648,19 +603,12 @@ int jtsc_group_init(struct jtsc_group *g, const struct jtsc_collector *col,
 		atomic_set(&g->step[i], jtsc_gen() << 8 | JTSC_STEP_UNSET);
 	if (!nr_shards)
 		return 0;
-	g->shards = kcalloc(nr_shards, sizeof(*g->shards), GFP_KERNEL);
+	g->shards = kvcalloc(nr_shards, sizeof(*g->shards), GFP_KERNEL);
 	if (!g->shards)
 		return -ENOMEM;
 	g->nr_shards = nr_shards;
-	for (i = 0; i < nr_shards; i++) {
-		/* Each on its own: their mutexes are taken on different CPUs. */
-		g->shards[i] = kzalloc(sizeof(*g->shards[i]), GFP_KERNEL);
-		if (!g->shards[i]) {
-			jtsc_group_destroy(g);
-			return -ENOMEM;
-		}
-		jtsc_rng_attach(g->shards[i], g);
-	}
+	for (i = 0; i < nr_shards; i++)
+		jtsc_rng_attach(&g->shards[i], g);
 	return 0;
 }
 
@@ -698,7 +646,7 @@ static void jtsc_idle_fn(struct work_struct *work)
 	unsigned int i;
 
 	for (i = 0; i < jtsc_group.nr_shards; i++)
-		held |= jtsc_park_idle(jtsc_group.shards[i], idle);
+		held |= jtsc_park_idle(&jtsc_group.shards[i], idle);
 	if (rng_is_initialized())
 		held |= jtsc_park_idle(&jtsc_global, idle);
 	if (held)
@@ -742,7 +690,7 @@ static int jtsc_kcapi_generate(struct crypto_rng *tfm, const u8 *src,
 	struct jtsc_group *g = &jtsc_group;
 	int ret;
 
-	ret = jtsc_rng_generate(g->shards[raw_smp_processor_id() % g->nr_shards], dst, dlen);
+	ret = jtsc_rng_generate(&g->shards[raw_smp_processor_id() % g->nr_shards], dst, dlen);
 	jtsc_idle_arm();
 	return ret;
 }
@@ -847,17 +795,16 @@ static char *collectors = "all";
 module_param(collectors, charp, 0400);
 MODULE_PARM_DESC(collectors, "Collectors to try: all (default), spec, timer or none");
 
+/* The index of each value is its mask of enum jtsc_source bits. */
+static const char *const jtsc_collectors_arg[] = { "none", "spec", "timer", "all" };
+
 static unsigned long __init jtsc_parse_collectors(void)
 {
-	if (!strcmp(collectors, "spec"))
-		return BIT(JTSC_SRC_SPEC);
-	if (!strcmp(collectors, "timer"))
-		return BIT(JTSC_SRC_TIMER);
-	if (!strcmp(collectors, "none"))
-		return 0;
-	if (strcmp(collectors, "all"))
+	int i = match_string(jtsc_collectors_arg, ARRAY_SIZE(jtsc_collectors_arg), collectors);
+
+	if (i < 0)
 		pr_warn("unknown collectors=%s, trying all\n", collectors);
-	return JTSC_COLLECT_ALL;
+	return i < 0 ? JTSC_COLLECT_ALL : i;
 }
 
 /*
@@ -878,7 +825,7 @@ static int __init jtsc_setup(void)
 	}
 	if (fips_enabled)
 		pr_info("not registering: not FIPS-allowed (fips=1)\n");
-	else if (!jtsc_counter_check(jtsc_read_counter))
+	else if (!jtsc_check_counter())
 		ret = jtsc_group_init(&jtsc_group, jtsc_collectors, usable,
 				      min_t(unsigned int, nr_cpu_ids, JTSC_MAX_SHARDS));
 	if (!ret) {

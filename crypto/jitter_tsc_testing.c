@@ -174,7 +174,7 @@ static int jtsc_stats_show(struct seq_file *m, void *v)
 
 	jtsc_stats_add(sum, &jtsc_global, &dead, &verified);
 	for (i = 0; i < g->nr_shards; i++)
-		jtsc_stats_add(sum, g->shards[i], &dead, &verified);
+		jtsc_stats_add(sum, &g->shards[i], &dead, &verified);
 	alive = g->usable & ~dead ? __ffs(g->usable & ~dead) : JTSC_NR_SOURCES;
 	seq_printf(m, "active %s\n", alive < JTSC_NR_SOURCES ? g->col[alive].name : "none");
 	seq_printf(m, "failed %d\n", alive == JTSC_NR_SOURCES);
