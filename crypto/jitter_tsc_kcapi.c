@@ -349,7 +349,7 @@ static int jtsc_start(struct jtsc_rng *rng, enum jtsc_source src)
 	u8 *samples;
 
 	/* Charged to the task whose request starts it; freed when parked. */
-	if (src == JTSC_SRC_SPEC && !rng->mem) {
+	if (JTSC_SPEC_MEM_SIZE && src == JTSC_SRC_SPEC && !rng->mem) {
 		rng->mem = jtsc_spec_alloc();
 		if (!rng->mem)
 			return -ENOMEM;
@@ -825,7 +825,7 @@ static int __init jtsc_setup(void)
 	}
 	if (fips_enabled)
 		pr_info("not registering: not FIPS-allowed (fips=1)\n");
-	else if (!jtsc_check_counter())
+	else if (jtsc_check_counter())
 		ret = jtsc_group_init(&jtsc_group, jtsc_collectors, usable,
 				      min_t(unsigned int, nr_cpu_ids, JTSC_MAX_SHARDS));
 	if (!ret) {

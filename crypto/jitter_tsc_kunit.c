@@ -1,92 +1,70 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests for the jitter_tsc entropy source.
+ * KUnit tests for the jitter_tsc entropy source
  *
- * The suite proves the parts of jitter_tsc that decide whether its output can
- * be trusted, without relying on the timing jitter of the machine it runs on:
+ * Copyright (C) 2026 Jitter TSC Developers
  *
- *  - The health tests are a pure function of the raw samples, so they are
- *    fed scripted byte streams: each cutoff of the Repetition Count Test, the
- *    Adaptive Proportion Test and the determinism predictors, just below and
- *    at its value, with streams built so that only one count moves; the
- *    deterministic delta streams of a broken counter; and a long stream from
- *    a fixed-seed PRNG that must never raise an alarm.
- *  - Every cutoff is recomputed from the credit, the binomial ones from a
- *    table of harness/kunit/apt-cutoffs.py; the LFSR is checked against
- *    known answers of an independent model (harness/kunit/lfsr-vectors.py).
- *  - The cycle counter and both collectors are replaced by static stubs that
- *    serve scripted streams to private instances: the startup test refuses
- *    every deterministic stream, and one that begins after a healthy start is
- *    stopped before any pool word holding one of its samples is released,
- *    wherever it begins relative to the predictor windows.
- *  - Pool words and output blocks are compared with a model (the LFSR fold
- *    of the scripted samples, SHA-256 of the words), and every credit is
- *    pinned.
- *  - The crypto API (with several kthreads) and the pull used by random.c
- *    are checked on the real collectors.
- *
- * Static stubs only redirect calls made from the test's own thread, so the
- * registered "jitter_tsc" algorithm never sees an injected fault.
+ * Linked into jitter_tsc itself, so that it calls the functions of
+ * jitter_tsc_internal.h with nothing exported. What decides whether output
+ * can be trusted is proven without relying on the jitter of the machine
+ * the tests run on: the health tests and the core's state machine are fed
+ * scripted streams, every cutoff is recomputed from its credit, the LFSR
+ * is checked against an independent model's known answers, and private
+ * groups of instances run fake collectors that serve scripted samples.
+ * The registered "jitter_tsc" is read through the crypto API on the real
+ * collectors.
  */
 
-#include <kunit/static_stub.h>
 #include <kunit/test.h>
-#include <kunit/test-bug.h>
 
-#include <crypto/internal/jitter_tsc.h>
 #include <crypto/jitter_tsc.h>
 #include <crypto/rng.h>
 #include <crypto/sha2.h>
 #include <linux/bitmap.h>
-#include <linux/bits.h>
 #include <linux/completion.h>
 #include <linux/cpumask.h>
 #include <linux/delay.h>
 #include <linux/err.h>
+#include <linux/jiffies.h>
 #include <linux/kthread.h>
-#include <linux/ktime.h>
-#include <linux/math.h>
 #include <linux/math64.h>
 #include <linux/sizes.h>
 #include <linux/sort.h>
 #include <linux/string.h>
+#include <linux/unaligned.h>
 #include <linux/vmalloc.h>
 #ifdef CONFIG_X86_64
 #include <asm/tsc_jitter.h>
 #endif
 
+#include "jitter_tsc_internal.h"
+
 /*
- * Constants of the core and of crypto/jitter_tsc_kcapi.c, written out
- * rather than read back, so that a change to one of them fails the
- * constants case until the suite changes with it.
+ * Constants of the core and the glue, written out rather than read back,
+ * so that a change to one fails the constants case until the suite changes.
  */
-#define JTSC_TEST_ENTROPY_SHIFT		8	/* credits count 1/256 bit */
+#define JTSC_TEST_ENTROPY_SHIFT		8
 #define JTSC_TEST_APT_WINDOW		512
 #define JTSC_TEST_PRED_WINDOW		4096
-#define JTSC_TEST_STARTUP		12288	/* samples of the startup test */
+#define JTSC_TEST_STARTUP		12288
 #define JTSC_TEST_MAX_INTERMITTENT	3
 #define JTSC_TEST_ALPHA_LOG2		30
 #define JTSC_TEST_PERM_ALPHA_LOG2	60
 #define JTSC_TEST_PRED_ALPHA_LOG2	(JTSC_TEST_ALPHA_LOG2 + 7)
 #define JTSC_TEST_PRED_PERM_ALPHA_LOG2	(JTSC_TEST_PERM_ALPHA_LOG2 + 7)
 #define JTSC_TEST_MAX_WORD_CREDIT	(32 << JTSC_TEST_ENTROPY_SHIFT)
-/* Entropy behind one output block: twice its size, in 1/256 bit. */
 #define JTSC_TEST_BLOCK_CREDIT		((SHA256_DIGEST_SIZE * 8 * 2) << JTSC_TEST_ENTROPY_SHIFT)
-/* Of a block's credit, what a request must collect itself. */
 #define JTSC_TEST_FRESH_CREDIT		((SHA256_DIGEST_SIZE * 8) << JTSC_TEST_ENTROPY_SHIFT)
-
-/* Byte written around and into buffers to see what a call wrote. */
 #define JTSC_TEST_CANARY		0xa5
-
-/* Fixed seeds of the scripted streams. */
 #define JTSC_TEST_SEED			0x0123456789abcdefULL
 #define JTSC_TEST_PERIOD_SEED		0x5eed000000000000ULL
+#define JTSC_TEST_FLOOR			(&jtsc_ladder[0])
+#define JTSC_TEST_TOP			(&jtsc_ladder[jtsc_ladder_steps - 1])
 
 /*
- * Byte @i of the healthy stream @seed: splitmix64 of the index, so that a
- * scripted collector is a pure function of the sample number. Its bytes are
- * far better than any credit jitter_tsc claims, so every health-test
- * failure they provoke is a false alarm.
+ * Byte @i of the healthy stream @seed: splitmix64 of the index. Far better
+ * than any credit jitter_tsc claims, so every failure it provokes is a
+ * false alarm.
  */
 static u8 jtsc_test_byte(u64 seed, u64 i)
 {
@@ -97,7 +75,7 @@ static u8 jtsc_test_byte(u64 seed, u64 i)
 	return (z ^ (z >> 31)) >> 56;
 }
 
-/* xorshift64*, for the fake counter and the stream builder. */
+/* xorshift64*, for the stream builders. */
 static u64 jtsc_test_prng(u64 *s)
 {
 	*s ^= *s >> 12;
@@ -106,121 +84,20 @@ static u64 jtsc_test_prng(u64 *s)
 	return *s * 0x2545f4914f6cdd1dULL;
 }
 
-/*
- * The ladder step each collector's scripted tests run at: the timer
- * collector's are held at the floor (jtsc_test_group_init() lowers the
- * group's step, as an earlier low estimate on another instance would), the
- * speculative collector's get what the estimate of the healthy stream
- * allows, the ceiling. Together they cover both ends of the ladder.
- */
-static const struct jtsc_health_params *jtsc_test_params(enum jtsc_source src)
+/* The two ends of the ladder, which the scripted cases run at. */
+static const struct jtsc_health_params *jtsc_test_end(unsigned int top)
 {
-	return &jtsc_ladder[src == JTSC_SRC_TIMER ? 0 : jtsc_ladder_steps - 1];
+	return top ? JTSC_TEST_TOP : JTSC_TEST_FLOOR;
 }
 
-/* Which end of the ladder @p is, for messages. */
 static const char *jtsc_test_pname(const struct jtsc_health_params *p)
 {
-	if (p == &jtsc_ladder[0])
-		return "floor step";
-	return p == &jtsc_ladder[jtsc_ladder_steps - 1] ? "ceiling step" : "ladder step";
+	return p == JTSC_TEST_FLOOR ? "floor" : "ceiling";
 }
 
-/* Entropy credited to one pool word of @src, in 1/256 bit. */
-static unsigned int jtsc_test_word_credit(enum jtsc_source src)
-{
-	return jtsc_test_params(src)->credit * jtsc_test_params(src)->samples_per_word;
-}
-
-/* Pool words behind one output block of @src. */
-static unsigned int jtsc_test_block_words(enum jtsc_source src)
-{
-	return DIV_ROUND_UP(JTSC_TEST_BLOCK_CREDIT, jtsc_test_word_credit(src));
-}
-
-/*
- * Words left from before a request that its first block may use, with
- * @stale of them in the pool when the request begins: the block's words
- * less those carrying JTSC_TEST_FRESH_CREDIT. The others are dropped.
- */
-static unsigned int jtsc_test_stale_dropped(enum jtsc_source src, unsigned int stale)
-{
-	unsigned int fresh = DIV_ROUND_UP(JTSC_TEST_FRESH_CREDIT, jtsc_test_word_credit(src));
-	unsigned int keep = jtsc_test_block_words(src) - fresh;
-
-	return stale > keep ? stale - keep : 0;
-}
-
-/*
- * The credits of the ladder's ceiling and floor, written out as
- * Documentation/crypto/jitter_tsc.rst and the changelogs state them, in
- * 1/256 bit, rather than read back from jtsc_ladder[]: a change of either,
- * or of what a word or a block carries, fails jtsc_credit_pinned_test until
- * the claim changes with it.
- */
-static const struct {
-	unsigned int sample;	/* per raw sample */
-	unsigned int word;	/* per pool word */
-	unsigned int block;	/* per output block of 32 bytes */
-} jtsc_test_pinned[] = {
-	/* the ceiling: 32 samples a word; 22 words (528 bits) a block */
-	[JTSC_SRC_SPEC] = { 192, 6144, 135168 },
-	/* the floor: 512 samples a word; 128 words (512 bits) a block */
-	[JTSC_SRC_TIMER] = { 2, 1024, 131072 },
+static const char *const jtsc_test_phase[] = {
+	"idle", "running", "restart", "refused", "dead",
 };
-
-static const char *const jtsc_test_result_name[] = {
-	[JTSC_HEALTH_OK] = "OK",
-	[JTSC_HEALTH_INTERMITTENT] = "INTERMITTENT",
-	[JTSC_HEALTH_PERMANENT] = "PERMANENT",
-};
-
-static const char *jtsc_test_result(enum jtsc_health_result r)
-{
-	return r < ARRAY_SIZE(jtsc_test_result_name) ?
-	       jtsc_test_result_name[r] : "invalid";
-}
-
-static struct jtsc_health *jtsc_test_health(struct kunit *test,
-					    const struct jtsc_health_params *p)
-{
-	struct jtsc_health *h = kunit_kzalloc(test, sizeof(*h), GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, h);
-	jtsc_health_init(h, p);
-	return h;
-}
-
-/*
- * Feeds @n samples of the healthy stream @seed from sample *@i on; returns
- * how many passed before the first verdict that is not OK, stored in @res.
- */
-static unsigned int jtsc_test_feed_good(struct jtsc_health *h, u64 seed,
-					u64 *i, unsigned int n,
-					enum jtsc_health_result *res)
-{
-	unsigned int k;
-
-	*res = JTSC_HEALTH_OK;
-	for (k = 0; k < n; k++) {
-		*res = jtsc_health_sample(h, jtsc_test_byte(seed, (*i)++));
-		if (*res != JTSC_HEALTH_OK)
-			return k;
-	}
-	return n;
-}
-
-struct jtsc_source_case {
-	enum jtsc_source src;
-	const char *desc;
-};
-
-static const struct jtsc_source_case jtsc_source_cases[] = {
-	{ JTSC_SRC_SPEC, "speculative collector" },
-	{ JTSC_SRC_TIMER, "timer collector" },
-};
-
-KUNIT_ARRAY_PARAM_DESC(jtsc_source, jtsc_source_cases, desc);
 
 /* ---- Parameters and cutoffs -------------------------------------------- */
 
@@ -363,19 +240,25 @@ static void jtsc_cutoffs_test(struct kunit *test)
 }
 
 /*
- * Every step of the ladder: credits ascending, words that carry at most 32
- * credited bits and tile the windows and batches; and each collector's
- * row: a name and the collect function that the static stubs replace.
+ * Every step: credits ascending, words that carry at most 32 credited bits
+ * and tile the windows and batches, runs that fit their counters, and a
+ * block or pull, a window of pending words and those held at its end that
+ * fit in the pool together. And the constants the suite writes out.
  */
 static void jtsc_params_test(struct kunit *test)
 {
-	const struct jtsc_source_case *c = test->param_value;
-	const struct jtsc_collector *col = &jtsc_collectors[c->src];
 	unsigned int i;
 
-	KUNIT_EXPECT_NOT_NULL(test, col->name);
-	KUNIT_EXPECT_PTR_EQ(test, col->collect, c->src == JTSC_SRC_SPEC ?
-			    jtsc_spec_collect : jtsc_timer_collect);
+	KUNIT_EXPECT_EQ(test, JTSC_STARTUP_SAMPLES, JTSC_TEST_STARTUP);
+	KUNIT_EXPECT_EQ(test, JTSC_APT_WINDOW, JTSC_TEST_APT_WINDOW);
+	KUNIT_EXPECT_EQ(test, JTSC_PRED_WINDOW, JTSC_TEST_PRED_WINDOW);
+	KUNIT_EXPECT_EQ(test, JTSC_ALPHA_LOG2, JTSC_TEST_ALPHA_LOG2);
+	KUNIT_EXPECT_EQ(test, JTSC_PERM_ALPHA_LOG2, JTSC_TEST_PERM_ALPHA_LOG2);
+	KUNIT_EXPECT_EQ(test, JTSC_PRED_ALPHA_LOG2, JTSC_TEST_PRED_ALPHA_LOG2);
+	KUNIT_EXPECT_EQ(test, JTSC_PRED_PERM_ALPHA_LOG2, JTSC_TEST_PRED_PERM_ALPHA_LOG2);
+	KUNIT_EXPECT_EQ(test, JTSC_MAX_WORD_CREDIT, JTSC_TEST_MAX_WORD_CREDIT);
+	KUNIT_EXPECT_EQ(test, JTSC_MAX_INTERMITTENT, JTSC_TEST_MAX_INTERMITTENT);
+	KUNIT_EXPECT_EQ(test, JTSC_BATCH % JTSC_MAX_SAMPLES_PER_WORD, 0);
 	for (i = 0; i < jtsc_ladder_steps; i++) {
 		const struct jtsc_health_params *p = &jtsc_ladder[i];
 
@@ -389,11 +272,6 @@ static void jtsc_params_test(struct kunit *test)
 		/* A run that starts in the startup test's first window ends in it. */
 		KUNIT_EXPECT_LE(test, JTSC_TEST_PRED_WINDOW + JTSC_MAX_LAG + p->run_cutoff,
 				JTSC_TEST_STARTUP);
-		KUNIT_EXPECT_LE(test, p->run_perm_cutoff, U16_MAX);
-		/*
-		 * A block or a pull, a window of pending words and the words
-		 * held back at its end fit in the pool together.
-		 */
 		KUNIT_EXPECT_LE_MSG(test,
 				    max(DIV_ROUND_UP(JTSC_TEST_BLOCK_CREDIT,
 						     p->credit * p->samples_per_word),
@@ -405,780 +283,129 @@ static void jtsc_params_test(struct kunit *test)
 	}
 }
 
-static void jtsc_constants_test(struct kunit *test)
-{
-	const struct jtsc_source_case *c = test->param_value;
-	struct jtsc_health *h = jtsc_test_health(test, jtsc_test_params(c->src));
-	enum jtsc_health_result res;
-	unsigned int n, closed = 0;
-	u64 i = 0;
+/* ---- Health tests ------------------------------------------------------- */
 
-	KUNIT_EXPECT_EQ(test, h->startup_left, JTSC_TEST_STARTUP);
-	KUNIT_EXPECT_EQ(test, JTSC_STARTUP_SAMPLES, JTSC_TEST_STARTUP);
-	KUNIT_EXPECT_EQ(test, JTSC_ALPHA_LOG2, JTSC_TEST_ALPHA_LOG2);
-	KUNIT_EXPECT_EQ(test, JTSC_PERM_ALPHA_LOG2, JTSC_TEST_PERM_ALPHA_LOG2);
-	KUNIT_EXPECT_EQ(test, JTSC_PRED_ALPHA_LOG2, JTSC_TEST_PRED_ALPHA_LOG2);
-	KUNIT_EXPECT_EQ(test, JTSC_PRED_PERM_ALPHA_LOG2, JTSC_TEST_PRED_PERM_ALPHA_LOG2);
-	KUNIT_EXPECT_EQ(test, JTSC_MAX_WORD_CREDIT, JTSC_TEST_MAX_WORD_CREDIT);
-	KUNIT_EXPECT_EQ(test, JTSC_MAX_INTERMITTENT, JTSC_TEST_MAX_INTERMITTENT);
-	for (n = 1; n <= 2 * JTSC_TEST_PRED_WINDOW; n++) {
-		KUNIT_ASSERT_EQ(test, jtsc_test_feed_good(h, JTSC_TEST_SEED, &i,
-							  1, &res), 1U);
-		KUNIT_EXPECT_EQ_MSG(test, h->apt_seen,
-				    n % JTSC_TEST_APT_WINDOW, "sample %u", n);
-		if (jtsc_health_window_closed(h)) {
-			KUNIT_EXPECT_EQ_MSG(test, n % JTSC_TEST_PRED_WINDOW, 0U,
-					    "window closed at sample %u", n);
-			closed++;
+static struct jtsc_health *jtsc_test_health(struct kunit *test,
+					    const struct jtsc_health_params *p)
+{
+	struct jtsc_health *h = kunit_kzalloc(test, sizeof(*h), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, h);
+	jtsc_health_init(h, p);
+	return h;
+}
+
+/*
+ * A healthy stream never fails, and the APT and predictor windows close
+ * where they should: two predictor windows of fixed-seed bytes at each end
+ * of the ladder.
+ */
+static void jtsc_health_healthy_test(struct kunit *test)
+{
+	unsigned int top, n, closed;
+
+	for (top = 0; top < 2; top++) {
+		const struct jtsc_health_params *p = jtsc_test_end(top);
+		struct jtsc_health *h = jtsc_test_health(test, p);
+
+		for (n = 1, closed = 0; n <= 2 * JTSC_TEST_PRED_WINDOW; n++) {
+			KUNIT_ASSERT_EQ_MSG(test, jtsc_health_sample(h, jtsc_test_byte(JTSC_TEST_SEED, n)),
+					    JTSC_HEALTH_OK, "%s, sample %u", jtsc_test_pname(p), n);
+			KUNIT_EXPECT_EQ(test, h->apt_seen, n % JTSC_TEST_APT_WINDOW);
+			closed += !h->pred_seen;
 		}
+		KUNIT_EXPECT_EQ(test, closed, 2U);
 	}
-	KUNIT_EXPECT_EQ(test, closed, 2U);
-}
-
-/* ---- Health tests: failures and recovery -------------------------------- */
-
-/*
- * Feeds healthy samples, then a run of rct_cutoff copies of a value the
- * last of them is not: the run ends in exactly one verdict, on its last
- * sample, which is returned.
- */
-static enum jtsc_health_result jtsc_test_short_run(struct kunit *test,
-						   struct jtsc_health *h,
-						   u64 *i)
-{
-	unsigned int cutoff = h->params->rct_cutoff, k;
-	enum jtsc_health_result res = JTSC_HEALTH_OK;
-	u8 v = jtsc_test_byte(JTSC_TEST_SEED, *i + 99) ^ 0x80;
-
-	KUNIT_EXPECT_EQ(test, jtsc_test_feed_good(h, JTSC_TEST_SEED, i, 100,
-						  &res), 100U);
-	for (k = 1; k <= cutoff; k++) {
-		res = jtsc_health_sample(h, v);
-		if (k < cutoff)
-			KUNIT_EXPECT_EQ_MSG(test, res, JTSC_HEALTH_OK,
-					    "%s at sample %u of the run",
-					    jtsc_test_result(res), k);
-	}
-	return res;
 }
 
 /*
- * After an intermittent failure the startup test runs again, and passing
- * it forgives the failures before it; JTSC_TEST_MAX_INTERMITTENT of them
- * without a passed startup test in between are a permanent one.
+ * The Repetition Count Test (4.4.1) at each end of the ladder: a run of one
+ * value after healthy samples fails first at exactly rct_cutoff samples,
+ * intermittently, and permanently at exactly rct_perm_cutoff, the counts
+ * going on through the intermittent failure.
  */
-static void jtsc_health_recovery_test(struct kunit *test)
+static void jtsc_health_rct_test(struct kunit *test)
 {
-	const struct jtsc_source_case *c = test->param_value;
-	struct jtsc_health *h = jtsc_test_health(test, jtsc_test_params(c->src));
-	enum jtsc_health_result res;
-	unsigned int round, n;
-	u64 i = 0;
+	unsigned int top, n, first, perm;
 
-	for (round = 0; round < 3; round++) {
-		for (n = 1; n < JTSC_TEST_MAX_INTERMITTENT; n++) {
-			res = jtsc_test_short_run(test, h, &i);
-			KUNIT_EXPECT_EQ_MSG(test, res, JTSC_HEALTH_INTERMITTENT,
-					    "round %u, failure %u: %s", round,
-					    n, jtsc_test_result(res));
-			KUNIT_EXPECT_EQ(test, h->startup_left,
-					JTSC_TEST_STARTUP);
+	for (top = 0; top < 2; top++) {
+		const struct jtsc_health_params *p = jtsc_test_end(top);
+		struct jtsc_health *h = jtsc_test_health(test, p);
+		enum jtsc_health_result res;
+
+		for (n = 0; n < 1000; n++)
+			jtsc_health_sample(h, jtsc_test_byte(JTSC_TEST_SEED, n) | 1);
+		first = 0;
+		perm = 0;
+		for (n = 1; n <= p->rct_perm_cutoff && !perm; n++) {
+			res = jtsc_health_sample(h, 0);
+			if (res != JTSC_HEALTH_OK && !first)
+				first = n;
+			if (res == JTSC_HEALTH_PERMANENT)
+				perm = n;
 		}
-		KUNIT_ASSERT_EQ(test,
-				jtsc_test_feed_good(h, JTSC_TEST_SEED, &i,
-						    JTSC_TEST_STARTUP - 1,
-						    &res),
-				JTSC_TEST_STARTUP - 1);
-		KUNIT_EXPECT_FALSE(test, jtsc_health_started(h));
-		KUNIT_EXPECT_EQ(test, h->failures,
-				JTSC_TEST_MAX_INTERMITTENT - 1);
-		KUNIT_ASSERT_EQ(test, jtsc_test_feed_good(h, JTSC_TEST_SEED,
-							  &i, 1, &res), 1U);
-		KUNIT_EXPECT_TRUE(test, jtsc_health_started(h));
-		KUNIT_EXPECT_EQ_MSG(test, h->failures, 0U, "round %u", round);
-	}
-	/* Without a passed startup test in between, the last one is permanent. */
-	for (n = 1; n <= JTSC_TEST_MAX_INTERMITTENT; n++) {
-		res = jtsc_test_short_run(test, h, &i);
-		KUNIT_EXPECT_EQ_MSG(test, res, n < JTSC_TEST_MAX_INTERMITTENT ?
-				    JTSC_HEALTH_INTERMITTENT : JTSC_HEALTH_PERMANENT,
-				    "failure %u: %s", n, jtsc_test_result(res));
-	}
-}
-
-/* ---- Health tests: each cutoff, one count at a time --------------------- */
-
-/*
- * The guesses a built stream can be made to hit: the determinism
- * predictors (0, the stuck one, and the lags 1 to JTSC_MAX_LAG, lag 1 being
- * what the RCT counts) and the APT's reference, the first sample of the
- * APT window.
- */
-#define JTSC_GUESS_STUCK	0
-#define JTSC_GUESS_APT		JTSC_NR_PREDICTORS
-
-/* The value guess @g makes for sample @i of @s. */
-static u8 jtsc_test_guess(const u8 *s, unsigned int i, unsigned int g)
-{
-	if (g == JTSC_GUESS_STUCK)
-		return 2 * s[i - 1] - s[i - 2];
-	if (g == JTSC_GUESS_APT)
-		return s[rounddown(i, JTSC_TEST_APT_WINDOW)];
-	return s[i - g];
-}
-
-/*
- * Whether @r as sample @m of @s, where the samples @hit are to be hits of
- * guess @g, would hit any guess: itself, or the stuck predictor at the
- * planned hits right after it.
- */
-static bool jtsc_test_collides(const u8 *s, unsigned int m, u8 r,
-			       const unsigned long *hit, unsigned int n,
-			       unsigned int g)
-{
-	bool next = m + 1 < n && test_bit(m + 1, hit);
-	unsigned int j;
-
-	for (j = 1; j <= min(m, JTSC_MAX_LAG); j++)
-		if (r == s[m - j])
-			return true;
-	if (m >= 2 && r == (u8)(2 * s[m - 1] - s[m - 2]))
-		return true;
-	if (m % JTSC_TEST_APT_WINDOW &&
-	    r == s[rounddown(m, JTSC_TEST_APT_WINDOW)])
-		return true;
-	if (!next || m < 1 || g == 1 || g == JTSC_GUESS_APT)
-		return false;
-	/* A stuck run of odd step repeats no value within 256 samples. */
-	if (g == JTSC_GUESS_STUCK)
-		return !((r - s[m - 1]) & 1);
-	/* The planned copy at m + 1 must not extend r into a progression. */
-	if ((u8)(2 * r) == (u8)(s[m + 1 - g] + s[m - 1]))
-		return true;
-	return g > 2 && m + 2 < n && test_bit(m + 2, hit) &&
-	       r == (u8)(2 * s[m + 1 - g] - s[m + 2 - g]);
-}
-
-/*
- * Builds @n samples into @s: the samples @hit are guess @g's value, the
- * others a value that no guess makes. Returns false if none was left.
- */
-static bool jtsc_test_build(u8 *s, unsigned int n, const unsigned long *hit,
-			    unsigned int g, u64 seed)
-{
-	unsigned int i, t;
-	u64 prng = seed;
-
-	for (i = 0; i < n; i++) {
-		u8 r;
-
-		if (test_bit(i, hit)) {
-			s[i] = jtsc_test_guess(s, i, g);
-			continue;
-		}
-		r = jtsc_test_prng(&prng) >> 56;
-		for (t = 0; t < 256 && jtsc_test_collides(s, i, r, hit, n, g); t++)
-			r++;
-		if (t == 256)
-			return false;
-		s[i] = r;
-	}
-	return true;
-}
-
-/* The @k-th difference of @s at sample @i, i >= k, mod 256. */
-static u8 jtsc_test_diff(const u8 *s, unsigned int i, unsigned int k)
-{
-	return k ? jtsc_test_diff(s, i, k - 1) - jtsc_test_diff(s, i - 1, k - 1) : s[i];
-}
-
-/* Whether predictor @k hits sample @i of @s, by its definition. */
-static bool jtsc_test_hit(const u8 *s, unsigned int i, unsigned int k)
-{
-	unsigned int d;
-
-	if (k == JTSC_GUESS_STUCK)
-		return i >= 2 && (u8)(s[i] - s[i - 1]) == (u8)(s[i - 1] - s[i - 2]);
-	if (k > JTSC_MAX_LAG) {
-		/* The difference predictors above the first: a nonzero repeat. */
-		d = k - JTSC_MAX_LAG + 1;
-		return i >= d + 1 && jtsc_test_diff(s, i, d + 1) == 0 &&
-		       jtsc_test_diff(s, i, d) != 0;
-	}
-	return i >= k && s[i] == s[i - k];
-}
-
-/*
- * The largest value each count of the health tests takes over a stream,
- * computed from the definitions, independently of the driver: runs of
- * identical samples, APT references per window, runs of hits and hits per
- * window of each predictor.
- */
-struct jtsc_scan {
-	unsigned int rct;
-	unsigned int apt;
-	unsigned int run[JTSC_NR_PREDICTORS];
-	unsigned int hits[JTSC_NR_PREDICTORS];
-	unsigned int cur_run[JTSC_NR_PREDICTORS];
-	unsigned int cur_hits[JTSC_NR_PREDICTORS];
-};
-
-static void jtsc_test_scan(const u8 *s, unsigned int n, struct jtsc_scan *sc)
-{
-	unsigned int i, k, rct = 0, apt = 0;
-
-	memset(sc, 0, sizeof(*sc));
-	for (i = 0; i < n; i++) {
-		rct = i && s[i] == s[i - 1] ? rct + 1 : 1;
-		sc->rct = max(sc->rct, rct);
-		if (!(i % JTSC_TEST_APT_WINDOW))
-			apt = 0;
-		if (s[i] == s[rounddown(i, JTSC_TEST_APT_WINDOW)])
-			apt++;
-		sc->apt = max(sc->apt, apt);
-		if (!(i % JTSC_TEST_PRED_WINDOW))
-			memset(sc->cur_hits, 0, sizeof(sc->cur_hits));
-		for (k = 0; k < JTSC_NR_PREDICTORS; k++) {
-			if (!jtsc_test_hit(s, i, k)) {
-				sc->cur_run[k] = 0;
-				continue;
-			}
-			sc->run[k] = max(sc->run[k], ++sc->cur_run[k]);
-			sc->hits[k] = max(sc->hits[k], ++sc->cur_hits[k]);
-		}
-	}
-}
-
-enum jtsc_count {
-	JTSC_COUNT_RCT,		/* run of identical samples */
-	JTSC_COUNT_APT,		/* references in an APT window */
-	JTSC_COUNT_RUN,		/* run of hits of one predictor */
-	JTSC_COUNT_HITS,	/* hits of one predictor in a window */
-};
-
-static const char *const jtsc_count_name[] = {
-	[JTSC_COUNT_RCT] = "RCT run",
-	[JTSC_COUNT_APT] = "APT count",
-	[JTSC_COUNT_RUN] = "predictor run",
-	[JTSC_COUNT_HITS] = "predictor hits",
-};
-
-static void jtsc_test_cutoffs_of(const struct jtsc_health_params *p,
-				 enum jtsc_count count, unsigned int *cutoff,
-				 unsigned int *perm_cutoff)
-{
-	switch (count) {
-	case JTSC_COUNT_RCT:
-		*cutoff = p->rct_cutoff;
-		*perm_cutoff = p->rct_perm_cutoff;
-		break;
-	case JTSC_COUNT_APT:
-		*cutoff = p->apt_cutoff;
-		*perm_cutoff = p->apt_perm_cutoff;
-		break;
-	case JTSC_COUNT_RUN:
-		*cutoff = p->run_cutoff;
-		*perm_cutoff = p->run_perm_cutoff;
-		break;
-	case JTSC_COUNT_HITS:
-		*cutoff = p->hits_cutoff;
-		*perm_cutoff = p->hits_perm_cutoff;
-		break;
-	}
-}
-
-/* The value of @count in @h, as the driver keeps it. */
-static unsigned int jtsc_test_count(const struct jtsc_health *h,
-				    enum jtsc_count count, unsigned int g)
-{
-	switch (count) {
-	case JTSC_COUNT_RCT:
-		return h->rct_run;
-	case JTSC_COUNT_APT:
-		return h->apt_count;
-	case JTSC_COUNT_RUN:
-		return h->run[g];
-	default:
-		return h->hits[g];
-	}
-}
-
-/* The parameters of @p with every cutoff out of reach. */
-static struct jtsc_health_params *
-jtsc_test_unlimited(struct kunit *test, const struct jtsc_health_params *p)
-{
-	struct jtsc_health_params *q = kunit_kmalloc(test, sizeof(*q),
-						     GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, q);
-	*q = *p;
-	q->rct_cutoff = UINT_MAX;
-	q->rct_perm_cutoff = UINT_MAX;
-	q->apt_cutoff = UINT_MAX;
-	q->apt_perm_cutoff = UINT_MAX;
-	q->run_cutoff = UINT_MAX;
-	q->run_perm_cutoff = UINT_MAX;
-	q->hits_cutoff = UINT_MAX;
-	q->hits_perm_cutoff = UINT_MAX;
-	return q;
-}
-
-/*
- * The parameters of @p with the cutoffs of every count but @keep out of
- * reach, where those would otherwise fire first: a run of identical
- * samples is also a run of lag-1 and stuck hits.
- */
-static const struct jtsc_health_params *
-jtsc_test_isolate(struct kunit *test, const struct jtsc_health_params *p,
-		  enum jtsc_count keep)
-{
-	struct jtsc_health_params *q = jtsc_test_unlimited(test, p);
-
-	switch (keep) {
-	case JTSC_COUNT_RCT:
-		q->rct_cutoff = p->rct_cutoff;
-		q->rct_perm_cutoff = p->rct_perm_cutoff;
-		break;
-	case JTSC_COUNT_APT:
-		q->apt_cutoff = p->apt_cutoff;
-		q->apt_perm_cutoff = p->apt_perm_cutoff;
-		break;
-	case JTSC_COUNT_RUN:
-		q->run_cutoff = p->run_cutoff;
-		q->run_perm_cutoff = p->run_perm_cutoff;
-		break;
-	case JTSC_COUNT_HITS:
-		q->hits_cutoff = p->hits_cutoff;
-		q->hits_perm_cutoff = p->hits_perm_cutoff;
-		break;
-	}
-	return q;
-}
-
-/*
- * A fresh state has no history: lag L cannot hit before the sample after
- * the L-th, the stuck predictor before the third, whatever the samples.
- */
-static void jtsc_health_history_test(struct kunit *test)
-{
-	const struct jtsc_source_case *c = test->param_value;
-	struct jtsc_health *h;
-	unsigned int n, k;
-
-	/* Zeros all along, as the history starts: no cutoff may stop them. */
-	h = jtsc_test_health(test, jtsc_test_unlimited(test, jtsc_test_params(c->src)));
-
-	for (n = 1; n <= JTSC_MAX_LAG + 1; n++) {
-		KUNIT_ASSERT_EQ(test, jtsc_health_sample(h, 0), JTSC_HEALTH_OK);
-		for (k = 1; k <= JTSC_MAX_LAG; k++)
-			KUNIT_EXPECT_EQ_MSG(test, h->run[k], k < n ? n - k : 0,
-					    "lag %u after %u zeros", k, n);
-		KUNIT_EXPECT_EQ_MSG(test, h->run[JTSC_GUESS_STUCK],
-				    n > 2 ? n - 2 : 0, "stuck after %u zeros", n);
-		KUNIT_EXPECT_EQ(test, h->rct_run, n);
-		KUNIT_EXPECT_EQ(test, jtsc_health_hold(h), n > 1 ? n : 0);
-	}
-}
-
-/* Verdicts other than OK that a stream drew, with their 0-based samples. */
-#define JTSC_TEST_VERDICTS	4
-
-struct jtsc_verdicts {
-	unsigned int n;
-	unsigned int at[JTSC_TEST_VERDICTS];
-	enum jtsc_health_result res[JTSC_TEST_VERDICTS];
-};
-
-static void jtsc_test_verdict(struct jtsc_verdicts *v, unsigned int at,
-			      enum jtsc_health_result res)
-{
-	if (res == JTSC_HEALTH_OK)
-		return;
-	if (v->n < JTSC_TEST_VERDICTS) {
-		v->at[v->n] = at;
-		v->res[v->n] = res;
-	}
-	v->n++;
-}
-
-/* Compares @got with @want and prints both on a mismatch. */
-static void jtsc_test_expect_verdicts(struct kunit *test, const char *what,
-				      const struct jtsc_verdicts *got,
-				      const struct jtsc_verdicts *want)
-{
-	unsigned int i;
-
-	KUNIT_EXPECT_EQ_MSG(test, got->n, want->n,
-			    "%s: got %s at %u, %s at %u; want %s at %u, %s at %u",
-			    what,
-			    got->n > 0 ? jtsc_test_result(got->res[0]) : "-",
-			    got->n > 0 ? got->at[0] : 0,
-			    got->n > 1 ? jtsc_test_result(got->res[1]) : "-",
-			    got->n > 1 ? got->at[1] : 0,
-			    want->n > 0 ? jtsc_test_result(want->res[0]) : "-",
-			    want->n > 0 ? want->at[0] : 0,
-			    want->n > 1 ? jtsc_test_result(want->res[1]) : "-",
-			    want->n > 1 ? want->at[1] : 0);
-	for (i = 0; i < min3(got->n, want->n, JTSC_TEST_VERDICTS); i++) {
-		KUNIT_EXPECT_EQ_MSG(test, got->res[i], want->res[i],
-				    "%s: verdict %u is %s, want %s", what, i,
-				    jtsc_test_result(got->res[i]),
-				    jtsc_test_result(want->res[i]));
-		KUNIT_EXPECT_EQ_MSG(test, got->at[i], want->at[i],
-				    "%s: verdict %u (%s) at the wrong sample",
-				    what, i, jtsc_test_result(got->res[i]));
-	}
-}
-
-struct jtsc_cut_case {
-	enum jtsc_count count;
-	unsigned int guess;	/* the guess the planned samples hit */
-	bool perm;		/* toward the cutoff for alpha = 2^-60 */
-	int offset;		/* added to that cutoff */
-	/* RCT, RUN: the run crosses a window end; APT, HITS: two windows */
-	bool across;
-	bool isolate;		/* the other counts' cutoffs out of reach */
-	const char *desc;
-};
-
-static const struct jtsc_cut_case jtsc_cut_cases[] = {
-	{ JTSC_COUNT_RCT, 1, false, -1, false, false,
-	  "RCT: run of rct_cutoff - 1 passes" },
-	{ JTSC_COUNT_RCT, 1, false, 0, false, false,
-	  "RCT: run of rct_cutoff fails" },
-	{ JTSC_COUNT_RCT, 1, false, 0, true, false,
-	  "RCT: run of rct_cutoff across windows fails" },
-	{ JTSC_COUNT_RCT, 1, true, -1, false, true,
-	  "RCT alone: rct_perm_cutoff - 1 is not permanent" },
-	{ JTSC_COUNT_RCT, 1, true, 0, false, true,
-	  "RCT alone: rct_perm_cutoff is permanent" },
-	{ JTSC_COUNT_APT, JTSC_GUESS_APT, false, -1, false, false,
-	  "APT: apt_cutoff - 1 in a window passes" },
-	{ JTSC_COUNT_APT, JTSC_GUESS_APT, false, 0, false, false,
-	  "APT: apt_cutoff in a window fails" },
-	{ JTSC_COUNT_APT, JTSC_GUESS_APT, false, -1, true, false,
-	  "APT: apt_cutoff - 1 in two windows passes" },
-	{ JTSC_COUNT_APT, JTSC_GUESS_APT, true, -1, false, false,
-	  "APT: apt_perm_cutoff - 1 is not permanent" },
-	{ JTSC_COUNT_APT, JTSC_GUESS_APT, true, 0, false, false,
-	  "APT: apt_perm_cutoff is permanent" },
-	{ JTSC_COUNT_RUN, 0, false, -1, false, false,
-	  "stuck: run of run_cutoff - 1 passes" },
-	{ JTSC_COUNT_RUN, 0, false, 0, false, false,
-	  "stuck: run of run_cutoff fails" },
-	{ JTSC_COUNT_RUN, 0, false, 0, true, false,
-	  "stuck: run of run_cutoff across windows fails" },
-	{ JTSC_COUNT_RUN, 0, true, -1, false, false,
-	  "stuck: run_perm_cutoff - 1 is not permanent" },
-	{ JTSC_COUNT_RUN, 0, true, 0, false, false,
-	  "stuck: run_perm_cutoff is permanent" },
-	{ JTSC_COUNT_RUN, 2, false, -1, false, false,
-	  "lag 2: run of run_cutoff - 1 passes" },
-	{ JTSC_COUNT_RUN, 2, false, 0, false, false,
-	  "lag 2: run of run_cutoff fails" },
-	{ JTSC_COUNT_RUN, 2, false, 0, true, false,
-	  "lag 2: run of run_cutoff across windows fails" },
-	{ JTSC_COUNT_RUN, 33, false, -1, false, false,
-	  "lag 33: run of run_cutoff - 1 passes" },
-	{ JTSC_COUNT_RUN, 33, false, 0, false, false,
-	  "lag 33: run of run_cutoff fails" },
-	{ JTSC_COUNT_RUN, 33, false, 0, true, false,
-	  "lag 33: run of run_cutoff across windows fails" },
-	{ JTSC_COUNT_RUN, 33, true, -1, false, false,
-	  "lag 33: run_perm_cutoff - 1 is not permanent" },
-	{ JTSC_COUNT_RUN, 33, true, 0, false, false,
-	  "lag 33: run_perm_cutoff is permanent" },
-	{ JTSC_COUNT_RUN, 64, false, -1, false, false,
-	  "lag 64: run of run_cutoff - 1 passes" },
-	{ JTSC_COUNT_RUN, 64, false, 0, false, false,
-	  "lag 64: run of run_cutoff fails" },
-	{ JTSC_COUNT_RUN, 64, false, 0, true, false,
-	  "lag 64: run of run_cutoff across windows fails" },
-	{ JTSC_COUNT_RUN, 64, true, -1, false, false,
-	  "lag 64: run_perm_cutoff - 1 is not permanent" },
-	{ JTSC_COUNT_RUN, 64, true, 0, false, false,
-	  "lag 64: run_perm_cutoff is permanent" },
-	{ JTSC_COUNT_HITS, 0, false, -1, false, false,
-	  "stuck: hits_cutoff - 1 in a window pass" },
-	{ JTSC_COUNT_HITS, 0, false, 0, false, false,
-	  "stuck: hits_cutoff in a window fail" },
-	{ JTSC_COUNT_HITS, 0, false, -1, true, false,
-	  "stuck: hits_cutoff - 1 in two windows pass" },
-	{ JTSC_COUNT_HITS, 0, true, -1, false, false,
-	  "stuck: hits_perm_cutoff - 1 not permanent" },
-	{ JTSC_COUNT_HITS, 0, true, 0, false, false,
-	  "stuck: hits_perm_cutoff permanent" },
-	{ JTSC_COUNT_HITS, 33, false, -1, false, false,
-	  "lag 33: hits_cutoff - 1 in a window pass" },
-	{ JTSC_COUNT_HITS, 33, false, 0, false, false,
-	  "lag 33: hits_cutoff in a window fail" },
-	{ JTSC_COUNT_HITS, 33, false, -1, true, false,
-	  "lag 33: hits_cutoff - 1 in two windows pass" },
-	{ JTSC_COUNT_HITS, 33, true, -1, false, false,
-	  "lag 33: hits_perm_cutoff - 1 not permanent" },
-	{ JTSC_COUNT_HITS, 33, true, 0, false, false,
-	  "lag 33: hits_perm_cutoff permanent" },
-	{ JTSC_COUNT_HITS, 64, false, -1, false, false,
-	  "lag 64: hits_cutoff - 1 in a window pass" },
-	{ JTSC_COUNT_HITS, 64, false, 0, false, false,
-	  "lag 64: hits_cutoff in a window fail" },
-	{ JTSC_COUNT_HITS, 64, false, -1, true, false,
-	  "lag 64: hits_cutoff - 1 in two windows pass" },
-	{ JTSC_COUNT_HITS, 64, true, -1, false, false,
-	  "lag 64: hits_perm_cutoff - 1 not permanent" },
-	{ JTSC_COUNT_HITS, 64, true, 0, false, false,
-	  "lag 64: hits_perm_cutoff permanent" },
-};
-
-KUNIT_ARRAY_PARAM_DESC(jtsc_cut, jtsc_cut_cases, desc);
-
-/* Samples of a cutoff stream: three predictor windows. */
-#define JTSC_TEST_CUT_SAMPLES	(JTSC_TEST_STARTUP + 3 * JTSC_TEST_PRED_WINDOW)
-/* Where the planned streams start doing what they plan: after startup. */
-#define JTSC_TEST_PLAN_AT	JTSC_TEST_STARTUP
-
-/*
- * Marks the planned hits of @c, whose count is to reach @target, in @hit;
- * returns the first sample of the run for RCT and RUN.
- */
-static unsigned int jtsc_test_plan(const struct jtsc_cut_case *c,
-				   unsigned int target, unsigned long *hit)
-{
-	unsigned int start, j, w, windows = c->across ? 2 : 1;
-
-	switch (c->count) {
-	case JTSC_COUNT_RCT:
-	case JTSC_COUNT_RUN:
-		/* After the first window, or across the end of the second. */
-		start = c->across ? JTSC_TEST_PLAN_AT + JTSC_TEST_PRED_WINDOW - target / 2 :
-				    JTSC_TEST_PLAN_AT + 1000;
-		/* An RCT run is a miss and target - 1 lag-1 hits. */
-		if (c->count == JTSC_COUNT_RCT)
-			bitmap_set(hit, start + 1, target - 1);
-		else
-			bitmap_set(hit, start, target);
-		return start;
-	case JTSC_COUNT_APT:
-		/* The reference opens the window; target - 1 copies follow. */
-		for (w = 0; w < windows; w++) {
-			start = JTSC_TEST_PLAN_AT + (2 + w) * JTSC_TEST_APT_WINDOW;
-			for (j = 1; j < JTSC_TEST_APT_WINDOW; j++)
-				if ((j - 1) * (target - 1) % (JTSC_TEST_APT_WINDOW - 1) <
-				    target - 1)
-					__set_bit(start + j, hit);
-		}
-		return 0;
-	case JTSC_COUNT_HITS:
-		/* Spread evenly over the first window after startup, and the next. */
-		for (w = 0; w < windows; w++) {
-			start = JTSC_TEST_PLAN_AT + w * JTSC_TEST_PRED_WINDOW;
-			for (j = 0; j < JTSC_TEST_PRED_WINDOW; j++)
-				if (j * target % JTSC_TEST_PRED_WINDOW < target)
-					__set_bit(start + j, hit);
-		}
-		return 0;
-	}
-	return 0;
-}
-
-/*
- * The verdicts the plan @hit must draw: @count as it grows with the
- * planned hits, the intermittent verdict where it reaches @cutoff, the
- * permanent one where it reaches @perm_cutoff.
- */
-static void jtsc_test_plan_verdicts(enum jtsc_count count,
-				    const unsigned long *hit, unsigned int n,
-				    unsigned int cutoff, unsigned int perm_cutoff,
-				    struct jtsc_verdicts *want, unsigned int *most)
-{
-	unsigned int i, cnt = 0;
-
-	*most = 0;
-	for (i = 0; i < n; i++) {
-		bool h = test_bit(i, hit);
-
-		switch (count) {
-		case JTSC_COUNT_RCT:
-			cnt = h ? cnt + 1 : 1;
-			break;
-		case JTSC_COUNT_APT:
-			if (!(i % JTSC_TEST_APT_WINDOW))
-				cnt = 1;
-			else if (h)
-				cnt++;
-			break;
-		case JTSC_COUNT_RUN:
-			cnt = h ? cnt + 1 : 0;
-			break;
-		case JTSC_COUNT_HITS:
-			if (!(i % JTSC_TEST_PRED_WINDOW))
-				cnt = 0;
-			cnt += h;
-			break;
-		}
-		*most = max(*most, cnt);
-		if (!h)
-			continue;
-		if (cnt == perm_cutoff)
-			jtsc_test_verdict(want, i, JTSC_HEALTH_PERMANENT);
-		else if (cnt == cutoff)
-			jtsc_test_verdict(want, i, JTSC_HEALTH_INTERMITTENT);
+		KUNIT_EXPECT_EQ_MSG(test, first, p->rct_cutoff, "%s", jtsc_test_pname(p));
+		KUNIT_EXPECT_EQ_MSG(test, perm, p->rct_perm_cutoff, "%s", jtsc_test_pname(p));
 	}
 }
 
 /*
- * Asserts that the independent scan of the built stream @s finds @most for
- * the count under test, and returns whether it finds every other count
- * below its cutoff of @p: whether the stream moves that count alone.
+ * The Adaptive Proportion Test (4.4.2) at every step where it can fail
+ * alone: in an APT window the first value recurs in runs one shorter than
+ * the RCT allows, each followed by one healthy byte of another value; the
+ * window fails at exactly the apt_cutoff-th occurrence, and permanently at
+ * the apt_perm_cutoff-th where the window holds that many.
  */
-static bool jtsc_test_alone(struct kunit *test, const struct jtsc_cut_case *c,
-			    const struct jtsc_health_params *p, const u8 *s,
-			    unsigned int n, unsigned int most)
+static void jtsc_health_apt_test(struct kunit *test)
 {
-	struct jtsc_scan *sc = kunit_kmalloc(test, sizeof(*sc), GFP_KERNEL);
-	bool alone = true;
-	unsigned int k;
+	unsigned int i, n, r, count, first, perm, tested = 0;
 
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, sc);
-	jtsc_test_scan(s, n, sc);
-	if (c->count == JTSC_COUNT_RCT)
-		KUNIT_ASSERT_EQ(test, sc->rct, most);
-	else
-		alone &= sc->rct < p->rct_cutoff;
-	if (c->count == JTSC_COUNT_APT)
-		KUNIT_ASSERT_EQ(test, sc->apt, most);
-	else
-		alone &= sc->apt < p->apt_cutoff;
-	for (k = 0; k < JTSC_NR_PREDICTORS; k++) {
-		bool mine = k == c->guess;
-
-		if (mine && c->count == JTSC_COUNT_RUN)
-			KUNIT_ASSERT_EQ_MSG(test, sc->run[k], most, "predictor %u", k);
-		else
-			alone &= sc->run[k] < p->run_cutoff;
-		if (mine && c->count == JTSC_COUNT_HITS)
-			KUNIT_ASSERT_EQ_MSG(test, sc->hits[k], most, "predictor %u", k);
-		else
-			alone &= sc->hits[k] < p->hits_cutoff;
-	}
-	return alone;
-}
-
-/*
- * At a low credit the APT's cutoff is 1 + W and it cannot fail: a whole
- * window of one value, and the next, draw no APT verdict.
- */
-static void jtsc_test_apt_unreachable(struct kunit *test,
-				      const struct jtsc_health_params *p)
-{
-	struct jtsc_health *h;
-	unsigned int i;
-
-	h = jtsc_test_health(test, jtsc_test_isolate(test, p, JTSC_COUNT_APT));
-	for (i = 0; i < 2 * JTSC_TEST_APT_WINDOW; i++)
-		KUNIT_ASSERT_EQ_MSG(test, jtsc_health_sample(h, 0x5a),
-				    JTSC_HEALTH_OK, "%s: sample %u", jtsc_test_pname(p), i);
-	KUNIT_EXPECT_EQ(test, h->apt_count, JTSC_TEST_APT_WINDOW);
-	kunit_info(test, "%s: APT cutoff %u, beyond the window: it cannot fail\n",
-		   jtsc_test_pname(p), p->apt_cutoff);
-}
-
-/*
- * One count of the health tests taken to its cutoff plus an offset by a
- * built stream in which no other count comes near its own: the driver's
- * verdicts must be exactly the planned ones, the count it keeps must be
- * the cutoff where each falls, and a run must be held while it goes on
- * and let go once it ends. Run for each collector's parameters.
- */
-static void jtsc_health_cutoff_test(struct kunit *test)
-{
-	const struct jtsc_cut_case *c = test->param_value;
-	const unsigned int n = JTSC_TEST_CUT_SAMPLES;
-	unsigned long *hit = kunit_kcalloc(test, BITS_TO_LONGS(n),
-					   sizeof(long), GFP_KERNEL);
-	u8 *s = kunit_kmalloc(test, n, GFP_KERNEL);
-	enum jtsc_source src;
-
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, hit);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, s);
-	for (src = 0; src < JTSC_NR_SOURCES; src++) {
-		const struct jtsc_health_params *p = jtsc_test_params(src);
-		struct jtsc_verdicts got = {}, want = {};
-		unsigned int cutoff, perm, target, start, most, i;
+	for (i = 0; i < jtsc_ladder_steps; i++) {
+		const struct jtsc_health_params *p = &jtsc_ladder[i];
 		struct jtsc_health *h;
+		enum jtsc_health_result res;
 
-		jtsc_test_cutoffs_of(p, c->count, &cutoff, &perm);
-		target = (c->perm ? perm : cutoff) + c->offset;
-		/* A predictor window holds at most W hits of one predictor. */
-		if (c->count == JTSC_COUNT_HITS && target > JTSC_TEST_PRED_WINDOW) {
-			kunit_info(test, "%s: hits target %u beyond the window: it cannot fail\n",
-				   jtsc_test_pname(p), target);
+		r = min(p->rct_cutoff - 2, JTSC_TEST_APT_WINDOW);
+		if (p->apt_cutoff > JTSC_TEST_APT_WINDOW - JTSC_TEST_APT_WINDOW / (r + 1))
 			continue;
-		}
-		/* An APT window holds at most W references. */
-		if (c->count == JTSC_COUNT_APT && target > JTSC_TEST_APT_WINDOW) {
-			if (cutoff > JTSC_TEST_APT_WINDOW)
-				jtsc_test_apt_unreachable(test, p);
-			else
-				kunit_info(test, "%s: apt_perm_cutoff beyond the window\n",
-					   jtsc_test_pname(p));
-			continue;
-		}
-		bitmap_zero(hit, n);
-		start = jtsc_test_plan(c, target, hit);
-		KUNIT_ASSERT_LE(test, start + target, n);
-		KUNIT_ASSERT_TRUE(test, jtsc_test_build(s, n, hit, c->guess,
-							0x5eed0001 + src));
-		jtsc_test_plan_verdicts(c->count, hit, n, cutoff, perm, &want,
-					&most);
-		KUNIT_ASSERT_EQ(test, most, target);
-		/*
-		 * Where this count cannot get there without another one
-		 * getting to its own cutoff first (the rows that say so, or a
-		 * count near its window at some credit), the others are put
-		 * out of reach.
-		 */
-		if (!jtsc_test_alone(test, c, p, s, n, most) || c->isolate) {
-			if (!c->isolate)
-				kunit_info(test, "%s: other counts out of reach for this row\n",
-					   jtsc_test_pname(p));
-			p = jtsc_test_isolate(test, p, c->count);
-		}
-
 		h = jtsc_test_health(test, p);
-		for (i = 0; i < n; i++) {
-			enum jtsc_health_result res = jtsc_health_sample(h, s[i]);
-			unsigned int end = start + target - 1;
+		first = 0;
+		perm = 0;
+		for (n = 0, count = 0; n < JTSC_TEST_APT_WINDOW; n++) {
+			u8 s = n % (r + 1) == r ? jtsc_test_byte(JTSC_TEST_SEED, n) | 1 : 0;
 
-			jtsc_test_verdict(&got, i, res);
-			/* An intermittent failure restarts the startup test. */
-			if (res == JTSC_HEALTH_INTERMITTENT)
-				KUNIT_EXPECT_EQ(test, h->startup_left,
-						JTSC_TEST_STARTUP);
-			if (res != JTSC_HEALTH_OK &&
-			    (c->count != JTSC_COUNT_HITS ||
-			     !jtsc_health_window_closed(h)))
-				KUNIT_EXPECT_EQ_MSG(test,
-						    jtsc_test_count(h, c->count, c->guess),
-						    res == JTSC_HEALTH_PERMANENT ? perm : cutoff,
-						    "%s: %s %s at sample %u",
-						    jtsc_collectors[src].name,
-						    jtsc_count_name[c->count],
-						    jtsc_test_result(res), i);
-			if (c->count != JTSC_COUNT_RCT && c->count != JTSC_COUNT_RUN)
-				continue;
-			if (i == end)
-				KUNIT_EXPECT_EQ_MSG(test, jtsc_health_hold(h), target,
-						    "%s: run not held at its end",
-						    jtsc_collectors[src].name);
-			if (i == end + 1)
-				KUNIT_EXPECT_EQ_MSG(test, jtsc_health_hold(h), 0U,
-						    "%s: run held after its end",
-						    jtsc_collectors[src].name);
+			count += !s;
+			res = jtsc_health_sample(h, s);
+			if (res != JTSC_HEALTH_OK && !first)
+				first = count;
+			if (res == JTSC_HEALTH_PERMANENT && !perm)
+				perm = count;
 		}
-		jtsc_test_expect_verdicts(test, jtsc_collectors[src].name, &got,
-					  &want);
+		KUNIT_EXPECT_EQ_MSG(test, first, p->apt_cutoff, "credit %u", p->credit);
+		if (p->apt_perm_cutoff <= count)
+			KUNIT_EXPECT_EQ_MSG(test, perm, p->apt_perm_cutoff, "credit %u", p->credit);
+		tested++;
 	}
+	KUNIT_EXPECT_GE(test, tested, 5U);
+}
+
+/*
+ * After a permanent failure the tests start again from jtsc_health_init();
+ * runs still going when a window closes are held (jtsc_health_hold()).
+ */
+static void jtsc_health_hold_test(struct kunit *test)
+{
+	struct jtsc_health *h = jtsc_test_health(test, JTSC_TEST_FLOOR);
+	unsigned int n;
+
+	for (n = 0; n < 100; n++)
+		jtsc_health_sample(h, jtsc_test_byte(JTSC_TEST_SEED, n) | 1);
+	KUNIT_EXPECT_LT(test, jtsc_health_hold(h), 8U);
+	for (n = 0; n < 300; n++)
+		jtsc_health_sample(h, 0);
+	KUNIT_EXPECT_GE(test, jtsc_health_hold(h), 300U);
+	jtsc_health_sample(h, 1);
+	KUNIT_EXPECT_LT(test, jtsc_health_hold(h), 300U);
 }
 
 /* ---- Deterministic delta streams ---------------------------------------- */
@@ -1281,29 +508,26 @@ static unsigned int jtsc_det_lead(const struct jtsc_det_case *d)
 	}
 }
 
+
 /*
- * Each stream fails the health tests, wherever it starts: intermittently
- * by the time some predictor has hit run_cutoff samples in a row, and
- * permanently by the time it has hit run_perm_cutoff.
+ * Each stream fails the health tests after a healthy start, wherever it
+ * starts: intermittently once some predictor has hit run_cutoff samples in
+ * a row, permanently by run_perm_cutoff.
  */
 static void jtsc_det_health_test(struct kunit *test)
 {
 	const struct jtsc_det_case *d = test->param_value;
-	unsigned int lead = jtsc_det_lead(d);
-	enum jtsc_source src;
+	unsigned int lead = jtsc_det_lead(d), top;
 
-	for (src = 0; src < JTSC_NR_SOURCES; src++) {
-		const struct jtsc_health_params *p = jtsc_test_params(src);
+	for (top = 0; top < 2; top++) {
+		const struct jtsc_health_params *p = jtsc_test_end(top);
 		struct jtsc_health *h = jtsc_test_health(test, p);
 		unsigned int j, first = UINT_MAX, perm = UINT_MAX;
 		enum jtsc_health_result res;
-		u64 i = 0;
 
-		/* A healthy start, into the middle of a predictor window. */
-		KUNIT_ASSERT_EQ(test, jtsc_test_feed_good(h, JTSC_TEST_SEED, &i,
-							  JTSC_TEST_STARTUP + 1000,
-							  &res),
-				JTSC_TEST_STARTUP + 1000);
+		for (j = 0; j < JTSC_TEST_STARTUP + 1000; j++)
+			KUNIT_ASSERT_EQ(test, jtsc_health_sample(h, jtsc_test_byte(JTSC_TEST_SEED, j)),
+					JTSC_HEALTH_OK);
 		for (j = 0; j < lead + p->run_perm_cutoff; j++) {
 			res = jtsc_health_sample(h, jtsc_det_sample(d, j));
 			if (res != JTSC_HEALTH_OK && first == UINT_MAX)
@@ -1317,6 +541,260 @@ static void jtsc_det_health_test(struct kunit *test)
 				    "%s: no failure", jtsc_test_pname(p));
 		KUNIT_EXPECT_LE_MSG(test, perm, lead + p->run_perm_cutoff - 1,
 				    "%s: no permanent failure", jtsc_test_pname(p));
+	}
+}
+
+/* ---- The core: a collector's life --------------------------------------- */
+
+/* @n samples of @d from sample @from on, after @lead healthy ones. */
+static void jtsc_test_stream(u8 *s, unsigned int n, const struct jtsc_det_case *d,
+			     u64 from, unsigned int lead)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		s[i] = d && from + i >= lead ? jtsc_det_sample(d, from + i - lead) :
+		       jtsc_test_byte(JTSC_TEST_SEED, from + i);
+}
+
+static struct jtsc_core *jtsc_test_core(struct kunit *test)
+{
+	struct jtsc_core *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, c);
+	return c;
+}
+
+/*
+ * A deterministic counter is refused by the startup test, at each end of
+ * the ladder and wherever in the startup window it begins, and a refusal
+ * retires nothing: the collector backs off, 1, 2, 4 .. 64 units, is not
+ * picked meanwhile, and is tried again after.
+ */
+static void jtsc_det_startup_test(struct kunit *test)
+{
+	const struct jtsc_det_case *d = test->param_value;
+	static const unsigned int leads[] = { 0, 100, JTSC_TEST_PRED_WINDOW - 1 };
+	u8 *s = kunit_kmalloc(test, JTSC_TEST_STARTUP, GFP_KERNEL);
+	struct jtsc_core *c = jtsc_test_core(test);
+	unsigned int top, l, backoff = 0;
+	enum jtsc_phase ph;
+	unsigned long now = 1000;
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, s);
+	for (top = 0; top < 2; top++) {
+		for (l = 0; l < ARRAY_SIZE(leads); l++) {
+			jtsc_test_stream(s, JTSC_TEST_STARTUP, d, 0, leads[l]);
+			ph = jtsc_core_startup(c, JTSC_SRC_TIMER, top ? jtsc_ladder_steps - 1 : 0,
+					       s, now, 1);
+			backoff = min(backoff ? 2 * backoff : 1, (unsigned int)JTSC_BACKOFF_MAX);
+			KUNIT_EXPECT_EQ_MSG(test, ph, JTSC_REFUSED, "%s, from sample %u: %s",
+					    jtsc_test_pname(jtsc_test_end(top)), leads[l],
+					    jtsc_test_phase[ph]);
+			KUNIT_EXPECT_EQ(test, c->life[JTSC_SRC_TIMER].backoff, backoff);
+			KUNIT_EXPECT_EQ(test, jtsc_core_pick(c, BIT(JTSC_SRC_TIMER), now), -EAGAIN);
+			KUNIT_EXPECT_EQ(test, jtsc_core_pick(c, BIT(JTSC_SRC_TIMER), now + backoff),
+					JTSC_SRC_TIMER);
+			KUNIT_EXPECT_EQ(test, c->tested + c->pending, 0U);
+		}
+	}
+}
+
+/*
+ * A healthy start, then a deterministic counter from sample @at of the
+ * output on: the collector fails before any word that holds one of its
+ * samples is released, and the pool is emptied.
+ */
+static void jtsc_det_operation_test(struct kunit *test)
+{
+	const struct jtsc_det_case *d = test->param_value;
+	static const unsigned int ats[] = { 0, 1, 777, JTSC_TEST_PRED_WINDOW - 64,
+					    JTSC_TEST_PRED_WINDOW - 1, JTSC_TEST_PRED_WINDOW + 5 };
+	u8 *s = kunit_kmalloc(test, JTSC_TEST_STARTUP, GFP_KERNEL);
+	u8 *raw = kunit_kmalloc(test, JTSC_BATCH, GFP_KERNEL);
+	struct jtsc_core *c = jtsc_test_core(test);
+	unsigned int top, a, batch, released;
+	enum jtsc_phase ph;
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, s);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, raw);
+	for (top = 0; top < 2; top++) {
+		const struct jtsc_health_params *p = jtsc_test_end(top);
+
+		for (a = 0; a < ARRAY_SIZE(ats); a++) {
+			memset(c, 0, sizeof(*c));
+			jtsc_test_stream(s, JTSC_TEST_STARTUP, NULL, 0, 0);
+			ph = jtsc_core_startup(c, JTSC_SRC_SPEC, p - jtsc_ladder, s, 0, 1);
+			KUNIT_ASSERT_EQ(test, ph, JTSC_RUNNING);
+			released = 0;
+			for (batch = 0; ph == JTSC_RUNNING && batch < 64; batch++) {
+				jtsc_test_stream(raw, JTSC_BATCH, d, (u64)batch * JTSC_BATCH, ats[a]);
+				ph = jtsc_core_feed(c, raw);
+				if (ph != JTSC_RUNNING)
+					break;
+				/* hand out what was released, as a reader would */
+				released += c->tested;
+				jtsc_core_take(c, c->tested);
+				KUNIT_EXPECT_LE_MSG(test, released * p->samples_per_word, ats[a],
+						    "%s, from sample %u: a word of it released",
+						    jtsc_test_pname(p), ats[a]);
+			}
+			KUNIT_EXPECT_NE_MSG(test, ph, JTSC_RUNNING, "%s, from sample %u",
+					    jtsc_test_pname(p), ats[a]);
+			KUNIT_EXPECT_EQ(test, c->tested + c->pending, 0U);
+		}
+	}
+}
+
+/*
+ * An intermittent failure needs a new startup test before any output, and
+ * JTSC_TEST_MAX_INTERMITTENT of them with no window released in between
+ * retire the collector; a window released in between resets the count.
+ * A permanent cutoff retires it at once. Death is final on the instance,
+ * and the next collector is picked; a park or a new machine keeps it dead.
+ */
+static void jtsc_core_failures_test(struct kunit *test)
+{
+	u8 *s = kunit_kmalloc(test, JTSC_TEST_STARTUP, GFP_KERNEL);
+	u8 *raw = kunit_kmalloc(test, JTSC_BATCH, GFP_KERNEL);
+	struct jtsc_core *c = jtsc_test_core(test);
+	unsigned int i, k, released;
+	enum jtsc_phase ph = JTSC_RUNNING;
+	u64 at = 0;
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, s);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, raw);
+	jtsc_test_stream(s, JTSC_TEST_STARTUP, NULL, at, 0);
+	KUNIT_ASSERT_EQ(test, jtsc_core_startup(c, JTSC_SRC_SPEC, 0, s, 0, 1), JTSC_RUNNING);
+	for (i = 0; i < JTSC_TEST_MAX_INTERMITTENT; i++) {
+		/* A run of zeros to the floor's intermittent RCT cutoff. */
+		memset(raw, 0, JTSC_BATCH);
+		do
+			ph = jtsc_core_feed(c, raw);
+		while (ph == JTSC_RUNNING);
+		KUNIT_ASSERT_EQ_MSG(test, ph, JTSC_RESTART, "failure %u", i + 1);
+		KUNIT_EXPECT_EQ(test, c->tested + c->pending, 0U);
+		KUNIT_EXPECT_EQ(test, jtsc_core_pick(c, JTSC_COLLECT_ALL, 0), JTSC_SRC_SPEC);
+		jtsc_test_stream(s, JTSC_TEST_STARTUP, NULL, at += JTSC_TEST_STARTUP, 0);
+		ph = jtsc_core_startup(c, JTSC_SRC_SPEC, 0, s, 0, 1);
+		KUNIT_ASSERT_EQ(test, ph, JTSC_RUNNING);
+		/* In the first round, a window released between failures. */
+		if (i)
+			continue;
+		for (k = 0, released = 0; k < 16 && !released; k++) {
+			jtsc_test_stream(raw, JTSC_BATCH, NULL, at += JTSC_BATCH, 0);
+			KUNIT_ASSERT_EQ(test, jtsc_core_feed(c, raw), JTSC_RUNNING);
+			released = c->tested;
+		}
+		KUNIT_EXPECT_GT(test, released, 0U);
+	}
+	KUNIT_EXPECT_EQ(test, c->life[JTSC_SRC_SPEC].failures, 2U);
+	memset(raw, 0, JTSC_BATCH);
+	do
+		ph = jtsc_core_feed(c, raw);
+	while (ph == JTSC_RUNNING);
+	KUNIT_EXPECT_EQ(test, ph, JTSC_DEAD);
+	KUNIT_EXPECT_EQ(test, jtsc_core_pick(c, JTSC_COLLECT_ALL, 0), JTSC_SRC_TIMER);
+	KUNIT_EXPECT_EQ(test, jtsc_core_pick(c, BIT(JTSC_SRC_SPEC), 0), -ENODEV);
+	jtsc_core_park(c, true);
+	KUNIT_EXPECT_EQ(test, c->life[JTSC_SRC_SPEC].phase, JTSC_DEAD);
+
+	/* The permanent RCT cutoff at the ceiling, in one batch. */
+	jtsc_test_stream(s, JTSC_TEST_STARTUP, NULL, at += JTSC_TEST_STARTUP, 0);
+	KUNIT_ASSERT_EQ(test, jtsc_core_startup(c, JTSC_SRC_TIMER, jtsc_ladder_steps - 1,
+						s, 0, 1), JTSC_RUNNING);
+	memset(raw, 7, JTSC_BATCH);
+	KUNIT_EXPECT_EQ(test, jtsc_core_feed(c, raw), JTSC_DEAD);
+	KUNIT_EXPECT_EQ(test, jtsc_core_pick(c, JTSC_COLLECT_ALL, 0), -ENODEV);
+}
+
+/*
+ * A refusal backs off, doubling to JTSC_BACKOFF_MAX; a new machine (a
+ * park after a VM fork) forgets it, a plain park does not. A step of -1
+ * (an estimate below the floor) is a refusal too.
+ */
+static void jtsc_core_backoff_test(struct kunit *test)
+{
+	u8 *s = kunit_kmalloc(test, JTSC_TEST_STARTUP, GFP_KERNEL);
+	struct jtsc_core *c = jtsc_test_core(test);
+	unsigned int i, want = 1;
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, s);
+	jtsc_test_stream(s, JTSC_TEST_STARTUP, NULL, 0, 0);
+	for (i = 0; i < 9; i++) {
+		KUNIT_EXPECT_EQ(test, jtsc_core_startup(c, JTSC_SRC_SPEC, -1, s, 500, 10),
+				JTSC_REFUSED);
+		KUNIT_EXPECT_EQ(test, c->life[JTSC_SRC_SPEC].backoff, want);
+		KUNIT_EXPECT_EQ(test, c->life[JTSC_SRC_SPEC].retry_at, 500 + 10 * want);
+		want = min(2 * want, (unsigned int)JTSC_BACKOFF_MAX);
+	}
+	KUNIT_EXPECT_EQ(test, jtsc_core_pick(c, JTSC_COLLECT_ALL, 500), JTSC_SRC_TIMER);
+	jtsc_core_park(c, false);
+	KUNIT_EXPECT_EQ(test, c->life[JTSC_SRC_SPEC].phase, JTSC_REFUSED);
+	jtsc_core_park(c, true);
+	KUNIT_EXPECT_EQ(test, c->life[JTSC_SRC_SPEC].phase, JTSC_IDLE);
+	KUNIT_EXPECT_EQ(test, jtsc_core_pick(c, JTSC_COLLECT_ALL, 500), JTSC_SRC_SPEC);
+	KUNIT_EXPECT_EQ(test, jtsc_core_startup(c, JTSC_SRC_SPEC, 0, s, 500, 10), JTSC_RUNNING);
+	KUNIT_EXPECT_EQ(test, c->life[JTSC_SRC_SPEC].backoff, 0U);
+}
+
+/*
+ * Words are released a predictor window at a time, less those a run still
+ * going reaches into and the last JTSC_MAX_LAG samples; each carries its
+ * samples at the step's credit, which jtsc_core_take() alone counts; a
+ * request's first block takes at least JTSC_FRESH_CREDIT from words made
+ * after it began.
+ */
+static void jtsc_core_words_test(struct kunit *test)
+{
+	u8 *s = kunit_kmalloc(test, JTSC_TEST_STARTUP, GFP_KERNEL);
+	u8 *raw = kunit_kmalloc(test, JTSC_BATCH, GFP_KERNEL);
+	struct jtsc_core *c = jtsc_test_core(test);
+	unsigned int top, b, words, word, fresh, made;
+	u64 at;
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, s);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, raw);
+	for (top = 0; top < 2; top++) {
+		const struct jtsc_health_params *p = jtsc_test_end(top);
+		u64 lfsr = 0;
+
+		memset(c, 0, sizeof(*c));
+		at = 0;
+		jtsc_test_stream(s, JTSC_TEST_STARTUP, NULL, at, 0);
+		at += JTSC_TEST_STARTUP;
+		KUNIT_ASSERT_EQ(test, jtsc_core_startup(c, JTSC_SRC_SPEC, p - jtsc_ladder, s, 0, 1),
+				JTSC_RUNNING);
+		word = p->credit * p->samples_per_word;
+		for (b = 1; b <= JTSC_TEST_PRED_WINDOW / JTSC_BATCH + 1; b++) {
+			unsigned int i, w;
+
+			jtsc_test_stream(raw, JTSC_BATCH, NULL, at, 0);
+			at += JTSC_BATCH;
+			for (w = 0; w < JTSC_BATCH; w += p->samples_per_word)
+				for (i = w; i < w + p->samples_per_word; i += 8)
+					lfsr = jtsc_lfsr_fold(lfsr, get_unaligned_le64(raw + i), 64);
+			KUNIT_ASSERT_EQ(test, jtsc_core_feed(c, raw), JTSC_RUNNING);
+			made = b * JTSC_BATCH / p->samples_per_word;
+			KUNIT_ASSERT_EQ(test, c->tested + c->pending, made);
+			KUNIT_EXPECT_EQ(test, c->pool[made - 1], lfsr);
+			/* Released only as a window closes, less the held words. */
+			if (b * JTSC_BATCH % JTSC_TEST_PRED_WINDOW)
+				continue;
+			KUNIT_EXPECT_EQ(test, c->pending,
+					DIV_ROUND_UP(jtsc_health_hold(&c->life[JTSC_SRC_SPEC].health) +
+						     JTSC_MAX_LAG, p->samples_per_word));
+		}
+		KUNIT_EXPECT_GT(test, c->tested, 0U);
+		words = jtsc_core_words(c, JTSC_TEST_BLOCK_CREDIT);
+		KUNIT_EXPECT_EQ(test, words, DIV_ROUND_UP(JTSC_TEST_BLOCK_CREDIT, word));
+		fresh = DIV_ROUND_UP(JTSC_TEST_FRESH_CREDIT, word);
+		jtsc_core_begin_request(c, words, JTSC_TEST_FRESH_CREDIT);
+		KUNIT_EXPECT_LE(test, c->tested + c->pending, words - min(words, fresh));
+		KUNIT_EXPECT_EQ(test, c->stale, c->tested + c->pending);
+		made = c->tested;
+		KUNIT_EXPECT_EQ(test, jtsc_core_take(c, made), made * word);
+		KUNIT_EXPECT_EQ(test, c->tested, 0U);
 	}
 }
 
@@ -1424,534 +902,7 @@ static void jtsc_lfsr_every_bit_test(struct kunit *test)
 	}
 }
 
-/* ---- Scripted collectors and a fake counter ----------------------------- */
-
-/*
- * The stream a scripted collector serves: sample i is byte i of the healthy
- * stream @seed, except in the deterministic part (sample i - @det_from of
- * @det, from @det_from on, for @det_len samples or for ever if that is 0)
- * and in the scripted bytes @buf (from @buf_from on, @buf_len of them).
- */
-struct jtsc_script {
-	u64 seed;
-	const struct jtsc_det_case *det;
-	u64 det_from;
-	u64 det_len;
-	const u8 *buf;
-	u64 buf_from;
-	unsigned int buf_len;
-};
-
-/* Sample @i of @s: a pure function, so that tests can model the pool. */
-static u8 jtsc_script_sample(const struct jtsc_script *s, u64 i)
-{
-	if (s->det && i >= s->det_from &&
-	    (!s->det_len || i - s->det_from < s->det_len))
-		return jtsc_det_sample(s->det, i - s->det_from);
-	if (s->buf && i >= s->buf_from && i - s->buf_from < s->buf_len)
-		return s->buf[i - s->buf_from];
-	return jtsc_test_byte(s->seed, i);
-}
-
-/*
- * The pool words @rng makes of the samples @s serves from @from on, @n of
- * them, from a wiped LFSR: eight samples to each 64-bit input, the first in
- * its lowest byte, samples_per_word samples to a word.
- */
-static void jtsc_test_model_words(const struct jtsc_script *s, u64 from,
-				  unsigned int spw, u64 *words, unsigned int n)
-{
-	unsigned int w, b, k;
-	u64 lfsr = 0;
-
-	for (w = 0; w < n; w++) {
-		for (b = 0; b < spw; b += sizeof(u64)) {
-			u64 in = 0;
-
-			for (k = 0; k < sizeof(u64); k++)
-				in |= (u64)jtsc_script_sample(s, from + b + k) << (8 * k);
-			lfsr = jtsc_lfsr_fold(lfsr, in, 64);
-		}
-		words[w] = lfsr;
-		from += spw;
-	}
-}
-
-enum jtsc_fake_counter {
-	JTSC_FAKE_REAL,		/* no stub: the real cycle counter */
-	JTSC_FAKE_FINE,		/* fast, odd steps */
-	JTSC_FAKE_CONSTANT,
-	JTSC_FAKE_COARSE,	/* steps of 1000, on every other read */
-	JTSC_FAKE_COARSE16,	/* 16 or 32, on half the reads */
-	JTSC_FAKE_SLOW,		/* fine steps, 2 us per read */
-};
-
-struct jtsc_fake_src {
-	struct jtsc_script script;
-	int err;		/* returned instead of samples, if not 0 */
-	u64 taken;		/* samples served */
-	struct jtsc_buf *buf;	/* the buffer the last call was given */
-	/*
-	 * Once @kill_at samples are served, the call after marks the
-	 * collector dead in @kill, as another instance of the group would.
-	 */
-	struct jtsc_group *kill;
-	u64 kill_at;
-};
-
-/* The state behind the stubs; test->priv points here. */
-struct jtsc_fake {
-	enum jtsc_fake_counter counter;
-	u64 now;
-	u64 prng;
-	struct jtsc_fake_src src[JTSC_NR_SOURCES];
-	/*
-	 * With @rng set, each collector call notes the words @rng has released
-	 * so far (jtsc_test_released()): the most in @max_released, and in
-	 * @snap_released those of the call that starts at sample @snap_at.
-	 */
-	struct jtsc_rng *rng;
-	u64 max_released;
-	u64 snap_at;
-	u64 snap_released;
-	bool snapped;
-	/* The group jtsc_kcapi_group() returns, once its stub is active. */
-	struct jtsc_group *group;
-};
-
-static struct jtsc_fake *jtsc_fake(void)
-{
-	return kunit_get_current_test()->priv;
-}
-
-/*
- * Pool words @rng has released since it was set up: the tested ones still
- * in the pool and the ones handed out, which its credit counts.
- */
-static u64 jtsc_test_released(const struct jtsc_rng *rng)
-{
-	return rng->tested + div_u64(rng->stats[rng->active].credited,
-				     jtsc_test_word_credit(rng->active));
-}
-
-static void jtsc_fake_watch(struct jtsc_fake *f, u64 at)
-{
-	u64 released = jtsc_test_released(f->rng);
-
-	f->max_released = max(f->max_released, released);
-	if (at == f->snap_at) {
-		f->snap_released = released;
-		f->snapped = true;
-	}
-}
-
-static u64 jtsc_fake_read_counter(void)
-{
-	struct jtsc_fake *f = jtsc_fake();
-	u64 r = jtsc_test_prng(&f->prng);
-
-	switch (f->counter) {
-	case JTSC_FAKE_CONSTANT:
-		return 123456789;
-	/*
-	 * Coarse: it moves in steps longer than it advances over one read on
-	 * average, so it cannot time its own read; but not stuck either.
-	 */
-	case JTSC_FAKE_COARSE:
-		f->now += r >> 63 ? 1000 : 0;
-		break;
-	case JTSC_FAKE_COARSE16:
-		f->now += r >> 63 ? 16 * (1 + ((r >> 62) & 1)) : 0;
-		break;
-	case JTSC_FAKE_SLOW:
-		ndelay(2000);
-		fallthrough;
-	default:
-		f->now += 20 + (r & 15);
-		break;
-	}
-	return f->now;
-}
-
-static int jtsc_fake_collect(enum jtsc_source src, u8 *samples,
-			     unsigned int n, struct jtsc_buf *buf)
-{
-	struct jtsc_fake *f = jtsc_fake();
-	struct jtsc_fake_src *c = &f->src[src];
-	unsigned int i;
-
-	c->buf = buf;
-	if (c->err)
-		return c->err;
-	if (c->kill && c->taken >= c->kill_at) {
-		set_bit(src, &c->kill->dead);
-		c->kill = NULL;
-	}
-	if (f->rng)
-		jtsc_fake_watch(f, c->taken);
-	for (i = 0; i < n; i++)
-		samples[i] = jtsc_script_sample(&c->script, c->taken + i);
-	c->taken += n;
-	return 0;
-}
-
-static int jtsc_fake_spec_collect(u8 *samples, unsigned int n, struct jtsc_buf *buf)
-{
-	return jtsc_fake_collect(JTSC_SRC_SPEC, samples, n, buf);
-}
-
-static int jtsc_fake_timer_collect(u8 *samples, unsigned int n, struct jtsc_buf *buf)
-{
-	return jtsc_fake_collect(JTSC_SRC_TIMER, samples, n, buf);
-}
-
-/*
- * Routes both collectors of this thread, and the counter unless it is
- * JTSC_FAKE_REAL, to the fakes; both collectors serve healthy streams.
- */
-static struct jtsc_fake *jtsc_fake_start(struct kunit *test,
-					 enum jtsc_fake_counter counter)
-{
-	struct jtsc_fake *f = test->priv;
-	enum jtsc_source src;
-
-	memset(f, 0, sizeof(*f));
-	f->counter = counter;
-	f->now = 1000000;
-	f->prng = 0x5eed0007;
-	for (src = 0; src < JTSC_NR_SOURCES; src++)
-		f->src[src].script.seed = JTSC_TEST_SEED + src;
-	if (counter != JTSC_FAKE_REAL)
-		kunit_activate_static_stub(test, jtsc_read_counter,
-					   jtsc_fake_read_counter);
-	kunit_activate_static_stub(test, jtsc_spec_collect,
-				   jtsc_fake_spec_collect);
-	kunit_activate_static_stub(test, jtsc_timer_collect,
-				   jtsc_fake_timer_collect);
-	return f;
-}
-
-/*
- * Every counter read from a KUnit thread goes through the static-stub
- * lookup in jtsc_read_counter(). Under KASAN and lockdep that lookup alone
- * can take longer than the 1 us per read that jtsc_counter_check() allows,
- * and then no instance can be set up from a test. Such rows skip, saying
- * so, rather than fail where the check cannot pass for that reason.
- */
-static u64 jtsc_test_counter_ns(void)
-{
-	u64 ns, fastest = U64_MAX;
-	unsigned int batch, i;
-
-	/* As the check does: the fastest of 16 batches of 64 reads. */
-	for (batch = 0; batch < 16; batch++) {
-		ns = ktime_get_ns();
-		for (i = 0; i < 64; i++)
-			jtsc_read_counter();
-		fastest = min(fastest, ktime_get_ns() - ns);
-	}
-	return fastest / 64;
-}
-
-/* The check's limit of 1000 ns per read, with a margin for a busy host. */
-#define JTSC_TEST_FAST_READ_NS	750
-
-static void jtsc_test_need_fast_counter(struct kunit *test)
-{
-	u64 ns = jtsc_test_counter_ns();
-
-	if (ns > JTSC_TEST_FAST_READ_NS)
-		kunit_skip(test, "stubbed counter reads take %llu ns here, over 1000 with margin",
-			   ns);
-}
-
-KUNIT_DEFINE_ACTION_WRAPPER(jtsc_test_destroy, jtsc_rng_destroy,
-			    struct jtsc_rng *);
-
-/*
- * The counter check has rows of its own. Instances on scripted collectors
- * pass it by this stub: what they test does not depend on the machine's
- * counter, and under KASAN every stubbed counter read is too slow for it.
- */
-static int jtsc_test_counter_fit(void)
-{
-	return 0;
-}
-
-KUNIT_DEFINE_ACTION_WRAPPER(jtsc_test_group_destroy, jtsc_group_destroy,
-			    struct jtsc_group *);
-
-/*
- * A group of @collectors with @nr_shards shards, on whatever the stubs are
- * now, its timer collector held at the floor step (jtsc_test_params()); the
- * result of jtsc_group_init() in *@ret.
- */
-static struct jtsc_group *jtsc_test_group_init(struct kunit *test,
-					       unsigned int collectors,
-					       unsigned int nr_shards, int *ret)
-{
-	struct jtsc_group *g = kunit_kzalloc(test, sizeof(*g), GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, g);
-	*ret = jtsc_group_init(g, collectors, nr_shards);
-	/* Step 0 in the generation tagged by jtsc_group_init(). */
-	atomic_set(&g->step[JTSC_SRC_TIMER], atomic_read(&g->step[JTSC_SRC_TIMER]) & ~0xff);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
-							jtsc_test_group_destroy,
-							g), 0);
-	return g;
-}
-
-/*
- * An instance on the fakes in a group of its own, of @collectors, set up
- * with jtsc_rng_init(); the first error of the two in *@ret.
- */
-static struct jtsc_rng *jtsc_test_rng_init(struct kunit *test,
-					   unsigned int collectors, int *ret)
-{
-	struct jtsc_rng *rng = kunit_kzalloc(test, sizeof(*rng), GFP_KERNEL);
-	struct jtsc_group *g;
-
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, rng);
-	kunit_activate_static_stub(test, jtsc_counter_check,
-				   jtsc_test_counter_fit);
-	g = jtsc_test_group_init(test, collectors, 0, ret);
-	/* Destroyed before its group: actions run last in, first out. */
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
-							jtsc_test_destroy,
-							rng), 0);
-	rng->group = g;
-	if (!*ret)
-		*ret = jtsc_rng_init(rng, g);
-	return rng;
-}
-
-/* The same, when it must succeed. */
-static struct jtsc_rng *jtsc_test_rng(struct kunit *test,
-				      unsigned int collectors)
-{
-	struct jtsc_rng *rng;
-	int ret;
-
-	rng = jtsc_test_rng_init(test, collectors, &ret);
-	KUNIT_ASSERT_EQ_MSG(test, ret, 0, "jtsc_rng_init(%#x)", collectors);
-	return rng;
-}
-
-/* Destroys @rng now, rather than when the test ends: it holds 8 MiB. */
-static void jtsc_test_rng_put(struct kunit *test, struct jtsc_rng *rng)
-{
-	kunit_release_action(test, jtsc_test_destroy, rng);
-}
-
-/* ---- Counter check and instance setup ----------------------------------- */
-
-struct jtsc_counter_case {
-	enum jtsc_fake_counter counter;
-	int ret;
-	const char *desc;
-};
-
-static const struct jtsc_counter_case jtsc_counter_cases[] = {
-	{ JTSC_FAKE_REAL, 0, "real cycle counter is accepted" },
-	{ JTSC_FAKE_FINE, 0, "fine, fast counter is accepted" },
-	{ JTSC_FAKE_CONSTANT, -ENODEV, "constant counter is rejected" },
-	{ JTSC_FAKE_COARSE, -ENODEV, "counter in steps of 1000 is rejected" },
-	{ JTSC_FAKE_COARSE16, -ENODEV, "counter in multiples of 16 is rejected" },
-	{ JTSC_FAKE_SLOW, -ENODEV, "counter taking 2 us per read is rejected" },
-};
-
-KUNIT_ARRAY_PARAM_DESC(jtsc_counter, jtsc_counter_cases, desc);
-
-static void jtsc_counter_check_test(struct kunit *test)
-{
-	const struct jtsc_counter_case *c = test->param_value;
-	u64 ns;
-	int ret;
-
-	jtsc_fake_start(test, c->counter);
-	if (!c->ret)
-		jtsc_test_need_fast_counter(test);
-	ns = ktime_get_ns();
-	ret = jtsc_counter_check();
-	ns = ktime_get_ns() - ns;
-	KUNIT_EXPECT_EQ_MSG(test, ret, c->ret, "check took %llu ns", ns);
-	kunit_info(test, "counter check: %d in %llu ns\n", ret, ns);
-}
-
-enum jtsc_fake_data {
-	JTSC_DATA_GOOD,		/* the healthy stream */
-	JTSC_DATA_STUCK,	/* delta 0 from the first sample on */
-	JTSC_DATA_ABSENT,	/* the collector reports -ENODEV */
-};
-
-struct jtsc_init_case {
-	enum jtsc_fake_counter counter;
-	enum jtsc_fake_data spec;
-	enum jtsc_fake_data timer;
-	unsigned int request;
-	int ret;
-	unsigned int verified;	/* collectors that passed a startup test */
-	unsigned int dead;	/* collectors that failed theirs */
-	const char *desc;
-};
-
-static const struct jtsc_init_case jtsc_init_cases[] = {
-	{ JTSC_FAKE_FINE, JTSC_DATA_GOOD, JTSC_DATA_GOOD, JTSC_COLLECT_ALL,
-	  0, JTSC_COLLECT_SPEC, 0, "both healthy: the speculative one starts, the timer waits" },
-	{ JTSC_FAKE_FINE, JTSC_DATA_GOOD, JTSC_DATA_GOOD, JTSC_COLLECT_SPEC,
-	  0, JTSC_COLLECT_SPEC, 0, "only the speculative collector requested" },
-	{ JTSC_FAKE_FINE, JTSC_DATA_GOOD, JTSC_DATA_GOOD, JTSC_COLLECT_TIMER,
-	  0, JTSC_COLLECT_TIMER, 0, "only the timer collector requested" },
-	{ JTSC_FAKE_FINE, JTSC_DATA_GOOD, JTSC_DATA_STUCK, JTSC_COLLECT_ALL,
-	  0, JTSC_COLLECT_SPEC, 0, "timer stuck: not run while the speculative one serves" },
-	{ JTSC_FAKE_FINE, JTSC_DATA_ABSENT, JTSC_DATA_GOOD, JTSC_COLLECT_ALL,
-	  0, JTSC_COLLECT_TIMER, JTSC_COLLECT_SPEC, "no speculative collector on this CPU" },
-	{ JTSC_FAKE_FINE, JTSC_DATA_STUCK, JTSC_DATA_GOOD, JTSC_COLLECT_SPEC,
-	  -ENODEV, 0, JTSC_COLLECT_SPEC, "the only requested collector is stuck" },
-	{ JTSC_FAKE_FINE, JTSC_DATA_STUCK, JTSC_DATA_STUCK, JTSC_COLLECT_ALL,
-	  -ENODEV, 0, JTSC_COLLECT_ALL, "both collectors stuck" },
-	{ JTSC_FAKE_FINE, JTSC_DATA_GOOD, JTSC_DATA_GOOD, 0,
-	  -ENODEV, 0, 0, "no collector requested" },
-	{ JTSC_FAKE_CONSTANT, JTSC_DATA_GOOD, JTSC_DATA_GOOD, JTSC_COLLECT_ALL,
-	  -ENODEV, 0, 0, "constant counter: no collector left" },
-};
-
-KUNIT_ARRAY_PARAM_DESC(jtsc_init, jtsc_init_cases, desc);
-
-static const struct jtsc_det_case jtsc_det_stuck = {
-	JTSC_DET_CONST, 0, 0, 0, "delta 0"
-};
-
-static void jtsc_fake_data(struct jtsc_fake_src *c, enum jtsc_fake_data data)
-{
-	if (data == JTSC_DATA_STUCK)
-		c->script.det = &jtsc_det_stuck;
-	if (data == JTSC_DATA_ABSENT)
-		c->err = -ENODEV;
-}
-
-/*
- * The counter check, then the startup test of the first collector asked for
- * and, if that one fails, of the next: a collector that fails either is
- * dead for the group, no collector left is -ENODEV, and one that is not
- * needed is not run. A healthy collector's startup test takes three
- * predictor windows of samples; the speculative one gets the instance's
- * buffer.
- */
-static void jtsc_rng_init_test(struct kunit *test)
-{
-	const struct jtsc_init_case *c = test->param_value;
-	struct jtsc_rng *rng = kunit_kzalloc(test, sizeof(*rng), GFP_KERNEL);
-	enum jtsc_source src;
-	struct jtsc_group *g;
-	struct jtsc_fake *f;
-	int ret;
-
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, rng);
-	f = jtsc_fake_start(test, c->counter);
-	jtsc_fake_data(&f->src[JTSC_SRC_SPEC], c->spec);
-	jtsc_fake_data(&f->src[JTSC_SRC_TIMER], c->timer);
-	/*
-	 * These rows are about the collectors. Where a fine counter cannot
-	 * pass the check only because stubbed reads are slow here, the check
-	 * is stubbed to pass; its own rows above cover it.
-	 */
-	if (c->counter == JTSC_FAKE_FINE &&
-	    jtsc_test_counter_ns() > JTSC_TEST_FAST_READ_NS) {
-		kunit_info(test, "slow stubbed counter reads: counter check stubbed to pass\n");
-		kunit_activate_static_stub(test, jtsc_counter_check,
-					   jtsc_test_counter_fit);
-	}
-	g = jtsc_test_group_init(test, c->request, 0, &ret);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
-							jtsc_test_destroy,
-							rng), 0);
-	if (!ret)
-		ret = jtsc_rng_init(rng, g);
-	KUNIT_EXPECT_EQ(test, ret, c->ret);
-	KUNIT_EXPECT_EQ(test, g->verified, (unsigned long)c->verified);
-	KUNIT_EXPECT_EQ(test, g->dead, (unsigned long)c->dead);
-	for (src = 0; src < JTSC_NR_SOURCES; src++) {
-		u64 taken = f->src[src].taken;
-
-		/* Only a collector that was tried, after a fit counter, runs. */
-		if (!((c->verified | c->dead) & BIT(src)) || c->counter != JTSC_FAKE_FINE)
-			KUNIT_EXPECT_EQ_MSG(test, taken, 0ULL, "%s",
-					    jtsc_collectors[src].name);
-		if (!(c->verified & BIT(src)))
-			continue;
-		KUNIT_EXPECT_EQ_MSG(test, taken, (u64)JTSC_TEST_STARTUP, "%s",
-				    jtsc_collectors[src].name);
-		KUNIT_EXPECT_EQ(test, rng->stats[src].samples, taken);
-	}
-	if (IS_ENABLED(CONFIG_X86_64) && (c->verified & JTSC_COLLECT_SPEC)) {
-		KUNIT_EXPECT_NOT_NULL(test, rng->buf.mem);
-		KUNIT_EXPECT_PTR_EQ(test, f->src[JTSC_SRC_SPEC].buf, &rng->buf);
-	} else {
-		KUNIT_EXPECT_NULL(test, rng->buf.mem);
-	}
-	if (ret)
-		return;
-	KUNIT_EXPECT_TRUE(test, rng->started);
-	KUNIT_EXPECT_FALSE(test, rng->failed);
-	KUNIT_EXPECT_EQ(test, rng->active, c->verified & JTSC_COLLECT_SPEC ?
-			JTSC_SRC_SPEC : JTSC_SRC_TIMER);
-	KUNIT_EXPECT_EQ(test, rng->tested, 0U);
-	KUNIT_EXPECT_EQ(test, rng->pending, 0U);
-}
-
-/*
- * Each deterministic stream is refused by the startup test of either
- * collector, from its first sample or from the middle of the startup
- * window: jtsc_rng_init() of that collector alone is -ENODEV, before the
- * startup window is over; with both, the other collector serves.
- */
-static void jtsc_det_startup_test(struct kunit *test)
-{
-	static const u64 starts[] = { 0, JTSC_TEST_STARTUP / 2 };
-	const struct jtsc_det_case *d = test->param_value;
-	enum jtsc_source src, other;
-	struct jtsc_rng *rng;
-	struct jtsc_fake *f;
-	unsigned int s;
-	int ret;
-
-	for (src = 0; src < JTSC_NR_SOURCES; src++) {
-		other = src == JTSC_SRC_SPEC ? JTSC_SRC_TIMER : JTSC_SRC_SPEC;
-		for (s = 0; s < ARRAY_SIZE(starts); s++) {
-			f = jtsc_fake_start(test, JTSC_FAKE_REAL);
-			f->src[src].script.det = d;
-			f->src[src].script.det_from = starts[s];
-			rng = jtsc_test_rng_init(test, BIT(src), &ret);
-			KUNIT_EXPECT_EQ_MSG(test, ret, -ENODEV, "%s from sample %llu",
-					    jtsc_collectors[src].name, starts[s]);
-			KUNIT_EXPECT_EQ(test, rng->group->verified, 0UL);
-			KUNIT_EXPECT_NULL(test, rng->buf.mem);
-			KUNIT_EXPECT_LE_MSG(test, f->src[src].taken,
-					    (u64)JTSC_TEST_STARTUP,
-					    "%s from sample %llu: refused late",
-					    jtsc_collectors[src].name, starts[s]);
-			jtsc_test_rng_put(test, rng);
-
-			f = jtsc_fake_start(test, JTSC_FAKE_REAL);
-			f->src[src].script.det = d;
-			f->src[src].script.det_from = starts[s];
-			rng = jtsc_test_rng_init(test, JTSC_COLLECT_ALL, &ret);
-			KUNIT_EXPECT_EQ(test, ret, 0);
-			KUNIT_EXPECT_EQ_MSG(test, rng->group->verified, BIT(other),
-					    "%s from sample %llu",
-					    jtsc_collectors[src].name, starts[s]);
-			/* The timer collector is not run while the other serves. */
-			KUNIT_EXPECT_EQ(test, rng->group->dead,
-					src == JTSC_SRC_SPEC ? BIT(src) : 0UL);
-			KUNIT_EXPECT_EQ(test, rng->active, other);
-			jtsc_test_rng_put(test, rng);
-		}
-	}
-}
-
-/* ---- The runtime estimate: sources of known min-entropy ----------------- */
+/* ---- The runtime estimate ----------------------------------------------- */
 
 enum jtsc_known_kind {
 	JTSC_KNOWN_IID,		/* value 0 with probability @p, else 1..255 */
@@ -2024,64 +975,6 @@ static void jtsc_known_fill(const struct jtsc_known_case *k, u8 *s, unsigned int
 			s[i] = blocks[j][i % 16];
 			break;
 		}
-	}
-}
-
-/*
- * Through the real startup test and generate path, on each collector: the
- * credit the estimate of the stream allows is at most half of its
- * min-entropy, or the collector is refused by its estimate, as it must be
- * where half of its min-entropy is below the ladder's floor. An output
- * block is credited what that step's words carry.
- */
-static void jtsc_known_entropy_test(struct kunit *test)
-{
-	const struct jtsc_known_case *k = test->param_value;
-	bool below_floor = k->h_milli * 256 < 2000 * jtsc_ladder[0].credit;
-	u8 *s = kunit_kmalloc(test, JTSC_KNOWN_LEN, GFP_KERNEL);
-	struct jtsc_rng *rng = kunit_kzalloc(test, sizeof(*rng), GFP_KERNEL);
-	struct jtsc_group *g = kunit_kzalloc(test, sizeof(*g), GFP_KERNEL);
-	u8 block[SHA256_DIGEST_SIZE];
-	enum jtsc_source src;
-
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, s);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, rng);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, g);
-	for (src = 0; src < JTSC_NR_SOURCES; src++) {
-		const char *name = jtsc_collectors[src].name;
-		const struct jtsc_health_params *p;
-		struct jtsc_fake *f;
-		unsigned int word;
-		int ret;
-
-		jtsc_known_fill(k, s, JTSC_KNOWN_LEN, 0x6b6e0000 + src);
-		f = jtsc_fake_start(test, JTSC_FAKE_REAL);
-		f->src[src].script.buf = s;
-		f->src[src].script.buf_len = JTSC_KNOWN_LEN;
-		kunit_activate_static_stub(test, jtsc_counter_check, jtsc_test_counter_fit);
-		/* A group of its own: no step set by an earlier estimate. */
-		KUNIT_ASSERT_EQ(test, jtsc_group_init(g, BIT(src), 0), 0);
-		ret = jtsc_rng_init(rng, g);
-		KUNIT_EXPECT_EQ_MSG(test, rng->stats[src].estimates, 1ULL, "%s", name);
-		if (ret || below_floor) {
-			KUNIT_EXPECT_EQ_MSG(test, ret, -ENODEV, "%s: not refused", name);
-			KUNIT_EXPECT_EQ_MSG(test, rng->stats[src].refused, 1ULL,
-					    "%s: not refused by its estimate", name);
-		} else {
-			p = rng->health[src].params;
-			word = p->credit * p->samples_per_word;
-			kunit_info(test, "%s: estimate %llu/1000 bit, credit %u/256 bit\n",
-				   name, (rng->stats[src].h_min * 1000) >> 32, p->credit);
-			/* credit / 256 <= h / 2 */
-			KUNIT_EXPECT_LE_MSG(test, p->credit * 2000, k->h_milli * 256,
-					    "%s: credit %u/256 bit for %u/1000 bit",
-					    name, p->credit, k->h_milli);
-			KUNIT_EXPECT_EQ(test, jtsc_rng_generate(rng, block, sizeof(block)), 0);
-			KUNIT_EXPECT_EQ(test, rng->stats[src].credited,
-					(u64)DIV_ROUND_UP(JTSC_TEST_BLOCK_CREDIT, word) * word);
-		}
-		jtsc_rng_destroy(rng);
-		jtsc_group_destroy(g);
 	}
 }
 
@@ -2161,124 +1054,476 @@ static void jtsc_ladder_pick_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, jtsc_ladder_pick(&e, JTSC_EST_MARGIN), (int)jtsc_ladder_steps - 1);
 }
 
-/* Rounds of jtsc_step_kept_test: readers opening, reading, closing. */
-#define JTSC_TEST_ROUNDS	32
-/* Samples a round takes at most: a startup test and two windows. */
-#define JTSC_TEST_ROUND_SAMPLES	(JTSC_TEST_STARTUP + 2 * JTSC_TEST_PRED_WINDOW)
+
+/* ---- The cycle counter check -------------------------------------------- */
+
+enum jtsc_fake_counter { JTSC_FIT, JTSC_STUCK, JTSC_COARSE, JTSC_SLOW, JTSC_REAL };
+
+struct jtsc_counter_case {
+	enum jtsc_fake_counter kind;
+	const char *why;
+	const char *desc;
+};
+
+static const struct jtsc_counter_case jtsc_counter_cases[] = {
+	{ JTSC_FIT, NULL, "+37 a read, 15 ns a read" },
+	{ JTSC_STUCK, "stuck", "unchanged in 49 reads of 50" },
+	{ JTSC_COARSE, "coarse", "steps of 4000 every 8 reads" },
+	{ JTSC_SLOW, "slow to read", "3 us a read, trapped" },
+	{ JTSC_REAL, NULL, "this machine's random_get_entropy()" },
+};
+
+KUNIT_ARRAY_PARAM_DESC(jtsc_counter, jtsc_counter_cases, desc);
+
+static enum jtsc_fake_counter jtsc_fake_kind;
+static u64 jtsc_fake_reads, jtsc_fake_clocks;
+
+static u64 jtsc_fake_read(void)
+{
+	u64 n = ++jtsc_fake_reads;
+
+	switch (jtsc_fake_kind) {
+	case JTSC_STUCK:
+		return 1000 + !(n % 50);
+	case JTSC_COARSE:
+		return n / 8 * 4000;
+	case JTSC_REAL:
+		return random_get_entropy();
+	default:
+		return n * 37;
+	}
+}
+
+static u64 jtsc_fake_clock(void)
+{
+	if (jtsc_fake_kind == JTSC_REAL)
+		return ktime_get_ns();
+	return ++jtsc_fake_clocks * (jtsc_fake_kind == JTSC_SLOW ? 200000 : 1000);
+}
+
+static void jtsc_counter_check_test(struct kunit *test)
+{
+	const struct jtsc_counter_case *c = test->param_value;
+	struct jtsc_counter seen;
+	const char *why;
+
+	jtsc_fake_kind = c->kind;
+	jtsc_fake_reads = 0;
+	jtsc_fake_clocks = 0;
+	why = jtsc_counter_check(jtsc_fake_read, jtsc_fake_clock, &seen);
+	KUNIT_EXPECT_STREQ(test, why ?: "fit", c->why ?: "fit");
+	kunit_info(test, "%u unchanged, step %llu, %llu ns a read\n", seen.stuck, seen.step,
+		   seen.read_ns);
+}
+
+/* ---- The glue, on fake collectors --------------------------------------- */
 
 /*
- * The group's step for a collector is the first startup test's of the
- * machine generation, and no reader can move it: instance after instance
- * started on the group, as AF_ALG readers opening and closing sockets
- * make, runs its startup test at that step without an estimate of its
- * own, though its samples (16 values, 4 bits each) would estimate a lower
- * one, and the collector stays alive. A new generation estimates again.
+ * What a fake collector serves: healthy bytes of @seed, or from sample
+ * @from on a deterministic stream @det, or the @len samples of @buf; or
+ * the error @err.
+ */
+struct jtsc_fake_src {
+	u64 seed;
+	const struct jtsc_det_case *det;
+	const u8 *buf;
+	u64 from, len, taken;
+	int err;
+};
+
+static struct jtsc_fake_src jtsc_fake[JTSC_NR_SOURCES];
+
+static u8 jtsc_fake_sample(const struct jtsc_fake_src *f, u64 i)
+{
+	if (f->det && i >= f->from)
+		return jtsc_det_sample(f->det, i - f->from);
+	if (f->buf && i >= f->from && i - f->from < f->len)
+		return f->buf[i - f->from];
+	return jtsc_test_byte(f->seed, i);
+}
+
+static int jtsc_fake_collect(struct jtsc_rng *rng, enum jtsc_source src)
+{
+	struct jtsc_fake_src *f = &jtsc_fake[src];
+	unsigned int i;
+
+	if (f->err)
+		return f->err;
+	for (i = 0; i < JTSC_BATCH; i++)
+		rng->raw[i] = jtsc_fake_sample(f, f->taken++);
+	return 0;
+}
+
+static int jtsc_fake_spec(struct jtsc_rng *rng)
+{
+	return jtsc_fake_collect(rng, JTSC_SRC_SPEC);
+}
+
+static int jtsc_fake_timer(struct jtsc_rng *rng)
+{
+	return jtsc_fake_collect(rng, JTSC_SRC_TIMER);
+}
+
+static const struct jtsc_collector jtsc_fake_cols[JTSC_NR_SOURCES] = {
+	[JTSC_SRC_SPEC] = { "fake speculative", JTSC_EST_MARGIN, jtsc_fake_spec },
+	[JTSC_SRC_TIMER] = { "fake timer", JTSC_EST_MARGIN_TIMER, jtsc_fake_timer },
+};
+
+/* From sample @from on, @src's counter steps by a constant: it dies or is refused. */
+static const struct jtsc_det_case jtsc_det_stuck = { JTSC_DET_CONST, 40, 0, 0, "stuck" };
+
+static void jtsc_fake_stuck(enum jtsc_source src, bool stuck)
+{
+	jtsc_fake[src].det = stuck ? &jtsc_det_stuck : NULL;
+	jtsc_fake[src].from = jtsc_fake[src].taken;
+}
+
+KUNIT_DEFINE_ACTION_WRAPPER(jtsc_test_group_destroy, jtsc_group_destroy, struct jtsc_group *);
+KUNIT_DEFINE_ACTION_WRAPPER(jtsc_test_rng_destroy, jtsc_rng_destroy, struct jtsc_rng *);
+
+static struct jtsc_group *jtsc_test_group(struct kunit *test, unsigned long usable)
+{
+	struct jtsc_group *g = kunit_kzalloc(test, sizeof(*g), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, g);
+	KUNIT_ASSERT_EQ(test, jtsc_group_init(g, jtsc_fake_cols, usable, 0), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, jtsc_test_group_destroy, g), 0);
+	return g;
+}
+
+/* An instance of @g, started: jtsc_rng_init()'s result in *@ret. */
+static struct jtsc_rng *jtsc_test_rng(struct kunit *test, struct jtsc_group *g, int *ret)
+{
+	struct jtsc_rng *rng = kunit_kzalloc(test, sizeof(*rng), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, rng);
+	*ret = jtsc_rng_init(rng, g);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, jtsc_test_rng_destroy, rng), 0);
+	return rng;
+}
+
+/* The credit of one word of @rng's running collector, in 1/256 bit. */
+static unsigned int jtsc_test_word(const struct jtsc_rng *rng)
+{
+	const struct jtsc_health_params *p = rng->core.life[rng->core.src].health.params;
+
+	return p->credit * p->samples_per_word;
+}
+
+/*
+ * Setting up an instance starts the first collector that passes its
+ * startup test, and only that one; the first estimate of the generation
+ * sets the group's step. A collector whose counter is stuck or that cannot
+ * collect is refused, and with none left the setup fails.
+ */
+static void jtsc_rng_init_test(struct kunit *test)
+{
+	struct jtsc_group *g = jtsc_test_group(test, JTSC_COLLECT_ALL);
+	struct jtsc_rng *rng;
+	int ret;
+
+	rng = jtsc_test_rng(test, g, &ret);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_EXPECT_EQ(test, rng->core.src, JTSC_SRC_SPEC);
+	KUNIT_EXPECT_EQ(test, rng->core.life[JTSC_SRC_SPEC].phase, JTSC_RUNNING);
+	KUNIT_EXPECT_EQ(test, rng->core.life[JTSC_SRC_TIMER].phase, JTSC_IDLE);
+	KUNIT_EXPECT_EQ(test, rng->stats[JTSC_SRC_SPEC].estimates, 1ULL);
+	KUNIT_EXPECT_EQ(test, jtsc_group_step(g, JTSC_SRC_SPEC), (int)jtsc_ladder_steps - 1);
+	KUNIT_EXPECT_EQ(test, jtsc_group_step(g, JTSC_SRC_TIMER), -ENOENT);
+	KUNIT_EXPECT_EQ(test, jtsc_fake[JTSC_SRC_SPEC].taken, (u64)JTSC_TEST_STARTUP);
+
+	g = jtsc_test_group(test, JTSC_COLLECT_ALL);
+	jtsc_fake_stuck(JTSC_SRC_SPEC, true);
+	rng = jtsc_test_rng(test, g, &ret);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_EXPECT_EQ(test, rng->core.src, JTSC_SRC_TIMER);
+	KUNIT_EXPECT_EQ(test, rng->core.life[JTSC_SRC_SPEC].phase, JTSC_REFUSED);
+	KUNIT_EXPECT_EQ(test, rng->stats[JTSC_SRC_SPEC].refused, 1ULL);
+	KUNIT_EXPECT_EQ(test, jtsc_group_step(g, JTSC_SRC_SPEC), -ENODEV);
+
+	g = jtsc_test_group(test, JTSC_COLLECT_ALL);
+	jtsc_fake_stuck(JTSC_SRC_TIMER, true);
+	rng = jtsc_test_rng(test, g, &ret);
+	KUNIT_EXPECT_EQ(test, ret, -ENODEV);
+	KUNIT_EXPECT_EQ(test, rng->core.life[JTSC_SRC_TIMER].phase, JTSC_REFUSED);
+
+	g = jtsc_test_group(test, BIT(JTSC_SRC_SPEC));
+	jtsc_fake[JTSC_SRC_SPEC].err = -ENODEV;
+	rng = jtsc_test_rng(test, g, &ret);
+	KUNIT_EXPECT_EQ(test, ret, -ENODEV);
+	KUNIT_EXPECT_EQ(test, rng->stats[JTSC_SRC_SPEC].refused, 1ULL);
+}
+
+/*
+ * A refused collector is tried again on that instance once its backoff is
+ * over, and meanwhile the next one serves; another instance, which never
+ * refused it, tries it at once. While every collector left backs off, a
+ * pull returns -EAGAIN, and a step refused for the generation is estimated
+ * again by the next startup test.
+ */
+static void jtsc_refused_test(struct kunit *test)
+{
+	struct jtsc_group *g = jtsc_test_group(test, JTSC_COLLECT_ALL);
+	u64 words[JITTER_TSC_PULL_MAX / sizeof(u64)];
+	struct jtsc_rng *a, *b;
+	int ret;
+
+	jtsc_fake_stuck(JTSC_SRC_SPEC, true);
+	a = jtsc_test_rng(test, g, &ret);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	KUNIT_ASSERT_EQ(test, a->core.src, JTSC_SRC_TIMER);
+	jtsc_fake_stuck(JTSC_SRC_SPEC, false);
+	KUNIT_EXPECT_GT(test, jtsc_rng_pull(a, words, sizeof(words)), 0);
+	KUNIT_EXPECT_EQ(test, a->core.src, JTSC_SRC_TIMER);
+
+	b = jtsc_test_rng(test, g, &ret);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_EXPECT_EQ(test, b->core.src, JTSC_SRC_SPEC);
+	KUNIT_EXPECT_EQ(test, b->stats[JTSC_SRC_SPEC].estimates, 1ULL);
+
+	a->core.life[JTSC_SRC_SPEC].retry_at = jiffies;
+	KUNIT_EXPECT_GT(test, jtsc_rng_pull(a, words, sizeof(words)), 0);
+	KUNIT_EXPECT_EQ(test, a->core.src, JTSC_SRC_SPEC);
+	KUNIT_EXPECT_EQ(test, a->core.life[JTSC_SRC_SPEC].backoff, 0U);
+
+	g = jtsc_test_group(test, BIT(JTSC_SRC_TIMER));
+	jtsc_fake_stuck(JTSC_SRC_TIMER, true);
+	a = jtsc_test_rng(test, g, &ret);
+	KUNIT_EXPECT_EQ(test, ret, -ENODEV);
+	KUNIT_EXPECT_EQ(test, jtsc_rng_pull(a, words, sizeof(words)), -EAGAIN);
+	jtsc_fake_stuck(JTSC_SRC_TIMER, false);
+	a->core.life[JTSC_SRC_TIMER].retry_at = jiffies;
+	KUNIT_EXPECT_GT(test, jtsc_rng_pull(a, words, sizeof(words)), 0);
+	KUNIT_EXPECT_EQ(test, a->stats[JTSC_SRC_TIMER].estimates, 2ULL);
+	KUNIT_EXPECT_GE(test, jtsc_group_step(g, JTSC_SRC_TIMER), 0);
+}
+
+/*
+ * A permanent failure of one instance's output retires the collector on
+ * that instance alone, which fails over within the same call; another
+ * instance of the group goes on drawing on it. With no collector left an
+ * instance fails for good.
+ */
+static void jtsc_instance_death_test(struct kunit *test)
+{
+	struct jtsc_group *g = jtsc_test_group(test, JTSC_COLLECT_ALL);
+	u64 words[JITTER_TSC_PULL_MAX / sizeof(u64)];
+	u8 block[64];
+	struct jtsc_rng *a, *b;
+	int ret;
+
+	a = jtsc_test_rng(test, g, &ret);
+	b = jtsc_test_rng(test, g, &ret);
+	KUNIT_ASSERT_EQ(test, b->core.src, JTSC_SRC_SPEC);
+	jtsc_fake_stuck(JTSC_SRC_SPEC, true);
+	ret = jtsc_rng_pull(a, words, sizeof(words));
+	KUNIT_EXPECT_GT(test, ret, 0);
+	KUNIT_EXPECT_EQ(test, a->core.src, JTSC_SRC_TIMER);
+	KUNIT_EXPECT_EQ(test, a->core.life[JTSC_SRC_SPEC].phase, JTSC_DEAD);
+	KUNIT_EXPECT_EQ(test, a->stats[JTSC_SRC_SPEC].permanent, 1ULL);
+	KUNIT_EXPECT_EQ(test, ret, 32 * jtsc_test_word(a));
+
+	jtsc_fake_stuck(JTSC_SRC_SPEC, false);
+	KUNIT_EXPECT_EQ(test, jtsc_rng_generate(b, block, sizeof(block)), 0);
+	KUNIT_EXPECT_EQ(test, b->core.src, JTSC_SRC_SPEC);
+	KUNIT_EXPECT_EQ(test, b->core.life[JTSC_SRC_SPEC].phase, JTSC_RUNNING);
+
+	/* a's last collector dies: a fails for good, b does not notice. */
+	jtsc_fake_stuck(JTSC_SRC_TIMER, true);
+	memset(block, JTSC_TEST_CANARY, sizeof(block));
+	KUNIT_EXPECT_EQ(test, jtsc_rng_generate(a, block, sizeof(block)), -EFAULT);
+	KUNIT_EXPECT_NULL(test, memchr_inv(block, JTSC_TEST_CANARY, sizeof(block)));
+	jtsc_fake_stuck(JTSC_SRC_TIMER, false);
+	KUNIT_EXPECT_EQ(test, jtsc_rng_pull(a, words, sizeof(words)), -EFAULT);
+	KUNIT_EXPECT_EQ(test, jtsc_rng_generate(b, block, sizeof(block)), 0);
+}
+
+/*
+ * The group's step is the first startup test's of the machine generation,
+ * and no reader can move it: instance after instance started on the group,
+ * as AF_ALG readers opening and closing sockets make, runs its startup
+ * test at that step without an estimate, though its samples (16 values,
+ * 4 bits each) would estimate a lower one. A new generation estimates again.
  */
 static void jtsc_step_kept_test(struct kunit *test)
 {
-	const size_t len = (JTSC_TEST_ROUNDS + 2) * JTSC_TEST_ROUND_SAMPLES;
+	struct jtsc_group *g = jtsc_test_group(test, BIT(JTSC_SRC_SPEC));
+	const size_t len = 48 * (JTSC_TEST_STARTUP + 2 * JTSC_TEST_PRED_WINDOW);
 	u64 words[JITTER_TSC_PULL_MAX / sizeof(u64)];
-	const struct jtsc_health_params *p;
 	struct jtsc_rng *rng, *other;
-	struct jtsc_fake *f;
 	unsigned int i;
+	int step, ret;
 	u8 *low;
-	int step;
 
-	f = jtsc_fake_start(test, JTSC_FAKE_REAL);
-	rng = jtsc_test_rng(test, JTSC_COLLECT_SPEC);
-	KUNIT_ASSERT_GT(test, jtsc_rng_pull(rng, words, sizeof(words)), 0);
-	p = rng->health[JTSC_SRC_SPEC].params;
-	step = atomic_read(&rng->group->step[JTSC_SRC_SPEC]);
-	KUNIT_ASSERT_EQ(test, step & 0xff, (int)(p - jtsc_ladder));
-	KUNIT_EXPECT_EQ(test, rng->stats[JTSC_SRC_SPEC].estimates, 1ULL);
-
-	low = kunit_kmalloc(test, len, GFP_KERNEL);
-	other = kunit_kzalloc(test, sizeof(*other), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, low);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, other);
+	rng = jtsc_test_rng(test, g, &ret);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	step = jtsc_group_step(g, JTSC_SRC_SPEC);
+	low = vmalloc(len);
+	KUNIT_ASSERT_NOT_NULL(test, low);
 	for (i = 0; i < len; i++)
 		low[i] = jtsc_test_byte(JTSC_TEST_SEED, i) & 15;
-	f->src[JTSC_SRC_SPEC].script.buf = low;
-	f->src[JTSC_SRC_SPEC].script.buf_from = f->src[JTSC_SRC_SPEC].taken;
-	f->src[JTSC_SRC_SPEC].script.buf_len = len;
-	for (i = 0; i < JTSC_TEST_ROUNDS; i++) {
-		KUNIT_ASSERT_EQ(test, jtsc_rng_init(other, rng->group), 0);
+	jtsc_fake[JTSC_SRC_SPEC].buf = low;
+	jtsc_fake[JTSC_SRC_SPEC].from = jtsc_fake[JTSC_SRC_SPEC].taken;
+	jtsc_fake[JTSC_SRC_SPEC].len = len;
+	other = kunit_kzalloc(test, sizeof(*other), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, other);
+	for (i = 0; i < 32; i++) {
+		KUNIT_ASSERT_EQ(test, jtsc_rng_init(other, g), 0);
 		KUNIT_EXPECT_GT_MSG(test, jtsc_rng_pull(other, words, sizeof(words)), 0,
 				    "round %u", i);
-		KUNIT_EXPECT_PTR_EQ_MSG(test, other->health[JTSC_SRC_SPEC].params, p,
-					"round %u", i);
 		KUNIT_EXPECT_EQ_MSG(test, other->stats[JTSC_SRC_SPEC].estimates, 0ULL,
 				    "round %u", i);
 		jtsc_rng_destroy(other);
 		memset(other, 0, sizeof(*other));
 	}
-	KUNIT_EXPECT_EQ(test, atomic_read(&rng->group->step[JTSC_SRC_SPEC]), step);
-	KUNIT_EXPECT_EQ(test, rng->group->dead, 0UL);
+	KUNIT_EXPECT_EQ(test, jtsc_group_step(g, JTSC_SRC_SPEC), step);
 
-	/* A new generation: the next startup test estimates the 4-bit samples. */
 	jtsc_machine_changed();
 	KUNIT_EXPECT_GT(test, jtsc_rng_pull(rng, words, sizeof(words)), 0);
 	KUNIT_EXPECT_EQ(test, rng->stats[JTSC_SRC_SPEC].estimates, 2ULL);
-	KUNIT_EXPECT_LT(test, (int)(rng->health[JTSC_SRC_SPEC].params - jtsc_ladder), step & 0xff);
+	KUNIT_EXPECT_LT(test, jtsc_group_step(g, JTSC_SRC_SPEC), step);
+	jtsc_fake[JTSC_SRC_SPEC].buf = NULL;
+	vfree(low);
 }
 
-/* ---- The pool and the output -------------------------------------------- */
-
-/* Raw samples behind the output that the model test compares. */
-#define JTSC_TEST_MODEL_SAMPLES		SZ_2M
-
 /*
- * Each output block is SHA-256 over the next block's worth of pool words,
- * in order: up to 64 KiB of output (from at most JTSC_TEST_MODEL_SAMPLES
- * fixed-seed samples) equals the model block for block, so no word is used
- * twice or skipped within a request. A request that ends inside a block
- * drops the rest of it; the next one drops the words left from before it
- * beyond what its first block may use (jtsc_test_stale_dropped()).
+ * Output is SHA-256 over the pool words, which are the LFSR fold of the
+ * samples that follow the startup test, and each block is credited what
+ * its words carry. A request's blocks differ, and so do two requests'.
  */
 static void jtsc_output_model_test(struct kunit *test)
 {
-	const struct jtsc_source_case *c = test->param_value;
-	const unsigned int wpb = jtsc_test_block_words(c->src);
-	unsigned int spw = jtsc_test_params(c->src)->samples_per_word;
-	const unsigned int blocks = min(SZ_64K / SHA256_DIGEST_SIZE,
-					JTSC_TEST_MODEL_SAMPLES / (wpb * spw));
-	const unsigned int len = blocks * SHA256_DIGEST_SIZE;
-	const unsigned int nw = (blocks + 1) * wpb + JTSC_POOL_WORDS;
-	u64 *words = kunit_kmalloc_array(test, nw, sizeof(u64), GFP_KERNEL);
-	u8 *out = kunit_kmalloc(test, len, GFP_KERNEL);
-	u8 block[SHA256_DIGEST_SIZE];
-	unsigned int i, dropped;
+	struct jtsc_group *g = jtsc_test_group(test, BIT(JTSC_SRC_SPEC));
+	u8 out[2 * SHA256_DIGEST_SIZE], again[SHA256_DIGEST_SIZE], want[SHA256_DIGEST_SIZE];
+	unsigned int words, per, w, i;
+	u64 *model, lfsr = 0, at;
 	struct jtsc_rng *rng;
-	struct jtsc_fake *f;
+	int ret;
 
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, words);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, out);
-	f = jtsc_fake_start(test, JTSC_FAKE_REAL);
-	rng = jtsc_test_rng(test, BIT(c->src));
-	jtsc_test_model_words(&f->src[c->src].script, JTSC_TEST_STARTUP, spw,
-			      words, nw);
+	rng = jtsc_test_rng(test, g, &ret);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	words = DIV_ROUND_UP(JTSC_TEST_BLOCK_CREDIT, jtsc_test_word(rng));
+	per = rng->core.life[JTSC_SRC_SPEC].health.params->samples_per_word;
+	model = kunit_kcalloc(test, words, sizeof(*model), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, model);
+	at = jtsc_fake[JTSC_SRC_SPEC].taken;
+	for (w = 0; w < words; w++) {
+		for (i = 0; i < per; i += 8) {
+			u64 v = 0;
+			unsigned int k;
 
-	/* One byte takes a whole block: the next request starts a new one. */
-	KUNIT_ASSERT_EQ(test, jtsc_rng_generate(rng, out, 1), 0);
-	sha256((const u8 *)words, wpb * sizeof(u64), block);
-	KUNIT_EXPECT_EQ(test, out[0], block[0]);
-
-	dropped = jtsc_test_stale_dropped(c->src, rng->tested + rng->pending);
-	KUNIT_ASSERT_LE(test, dropped, (unsigned int)JTSC_POOL_WORDS);
-	KUNIT_ASSERT_EQ(test, jtsc_rng_generate(rng, out, len), 0);
-	for (i = 0; i < blocks; i++) {
-		sha256((const u8 *)(words + (i + 1) * wpb + dropped), wpb * sizeof(u64),
-		       block);
-		KUNIT_EXPECT_MEMEQ_MSG(test, out + i * SHA256_DIGEST_SIZE, block,
-				       SHA256_DIGEST_SIZE, "block %u", i);
-		if (test->status == KUNIT_FAILURE)
-			break;
+			for (k = 0; k < 8; k++)
+				v |= (u64)jtsc_fake_sample(&jtsc_fake[JTSC_SRC_SPEC], at++) << (8 * k);
+			lfsr = jtsc_lfsr_fold(lfsr, v, 64);
+		}
+		model[w] = lfsr;
 	}
-	KUNIT_EXPECT_EQ(test, rng->stats[c->src].credited,
-			(u64)(blocks + 1) * wpb * jtsc_test_word_credit(c->src));
-	kunit_info(test, "%u blocks equal the model\n", blocks);
+	sha256((const u8 *)model, words * sizeof(*model), want);
+	KUNIT_ASSERT_EQ(test, jtsc_rng_generate(rng, out, sizeof(out)), 0);
+	KUNIT_EXPECT_MEMEQ(test, out, want, sizeof(want));
+	KUNIT_EXPECT_MEMNEQ(test, out, out + SHA256_DIGEST_SIZE, SHA256_DIGEST_SIZE);
+	KUNIT_EXPECT_EQ(test, rng->stats[JTSC_SRC_SPEC].credited,
+			2ULL * words * jtsc_test_word(rng));
+	KUNIT_ASSERT_EQ(test, jtsc_rng_generate(rng, again, sizeof(again)), 0);
+	KUNIT_EXPECT_MEMNEQ(test, again, out + SHA256_DIGEST_SIZE, sizeof(again));
 }
+
+/*
+ * A pull takes @len bytes of released words and is credited what they
+ * carry; bad lengths are refused. So does jitter_tsc_pull(), random.c's,
+ * in whole bits.
+ */
+static void jtsc_pull_test(struct kunit *test)
+{
+	struct jtsc_group *g = jtsc_test_group(test, BIT(JTSC_SRC_TIMER));
+	u64 words[JITTER_TSC_PULL_MAX / sizeof(u64) + 1];
+	struct jtsc_rng *rng;
+	int ret;
+
+	rng = jtsc_test_rng(test, g, &ret);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	KUNIT_EXPECT_EQ(test, jtsc_rng_pull(rng, words, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, jtsc_rng_pull(rng, words, 12), -EINVAL);
+	KUNIT_EXPECT_EQ(test, jtsc_rng_pull(rng, words, sizeof(words)), -EINVAL);
+	KUNIT_EXPECT_EQ(test, jtsc_rng_pull(rng, words, 8), jtsc_test_word(rng));
+	KUNIT_EXPECT_EQ(test, jtsc_rng_pull(rng, words, JITTER_TSC_PULL_MAX),
+			JITTER_TSC_PULL_MAX / 8 * jtsc_test_word(rng));
+	KUNIT_EXPECT_EQ(test, rng->stats[JTSC_SRC_TIMER].credited,
+			(JITTER_TSC_PULL_MAX / 8 + 1ULL) * jtsc_test_word(rng));
+#if IS_ENABLED(CONFIG_CRYPTO_JITTER_TSC_SEED)
+	ret = jitter_tsc_pull(words, 64);
+	KUNIT_EXPECT_TRUE_MSG(test, ret > 0 || ret == -EAGAIN, "jitter_tsc_pull: %d", ret);
+#endif
+}
+
+/*
+ * An instance holds the speculative collector's buffer only while that
+ * collector runs on it: parked or failed over, it has none.
+ */
+static void jtsc_buffer_test(struct kunit *test)
+{
+	struct jtsc_group *g = jtsc_test_group(test, JTSC_COLLECT_ALL);
+	struct jtsc_rng *rng;
+	unsigned int i;
+	u64 words[4];
+	int ret;
+
+	if (!IS_ENABLED(CONFIG_X86_64))
+		kunit_skip(test, "no speculative collector on this architecture");
+	rng = jtsc_test_rng(test, g, &ret);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	KUNIT_EXPECT_NOT_NULL(test, rng->mem);
+	KUNIT_EXPECT_FALSE(test, jtsc_park_idle(rng, 0));
+	KUNIT_EXPECT_NULL(test, rng->mem);
+	KUNIT_EXPECT_GT(test, jtsc_rng_pull(rng, words, sizeof(words)), 0);
+	KUNIT_EXPECT_NOT_NULL(test, rng->mem);
+	jtsc_fake_stuck(JTSC_SRC_SPEC, true);
+	for (i = 0; i < 64 && rng->core.src == JTSC_SRC_SPEC; i++)
+		KUNIT_EXPECT_GT(test, jtsc_rng_pull(rng, words, sizeof(words)), 0);
+	KUNIT_EXPECT_EQ(test, rng->core.src, JTSC_SRC_TIMER);
+	KUNIT_EXPECT_NULL(test, rng->mem);
+}
+
+/*
+ * Through a real startup test on each collector: the credit the estimate
+ * of a known stream allows is at most half its min-entropy, or the
+ * collector is refused, as it must be where that half is below the floor.
+ */
+static void jtsc_known_entropy_test(struct kunit *test)
+{
+	const struct jtsc_known_case *k = test->param_value;
+	bool below_floor = k->h_milli * 256 < 2000 * jtsc_ladder[0].credit;
+	u8 *s = kunit_kmalloc(test, JTSC_KNOWN_LEN, GFP_KERNEL);
+	enum jtsc_source src;
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, s);
+	for (src = 0; src < JTSC_NR_SOURCES; src++) {
+		struct jtsc_group *g = jtsc_test_group(test, BIT(src));
+		const struct jtsc_health_params *p;
+		struct jtsc_rng *rng;
+		int ret;
+
+		jtsc_known_fill(k, s, JTSC_KNOWN_LEN, 0x6b6e0000 + src);
+		jtsc_fake[src].buf = s;
+		jtsc_fake[src].from = jtsc_fake[src].taken;
+		jtsc_fake[src].len = JTSC_KNOWN_LEN;
+		rng = jtsc_test_rng(test, g, &ret);
+		KUNIT_EXPECT_EQ(test, rng->stats[src].estimates, 1ULL);
+		if (ret || below_floor) {
+			KUNIT_EXPECT_EQ_MSG(test, ret, -ENODEV, "%s: not refused", g->col[src].name);
+			KUNIT_EXPECT_EQ(test, jtsc_group_step(g, src), -ENODEV);
+			continue;
+		}
+		p = rng->core.life[src].health.params;
+		kunit_info(test, "%s: estimate %llu/1000 bit, credit %u/256 bit\n",
+			   g->col[src].name, (rng->stats[src].h_min * 1000) >> 32, p->credit);
+		KUNIT_EXPECT_LE_MSG(test, p->credit * 2000, k->h_milli * 256,
+				    "%s: credit %u/256 bit for %u/1000 bit", g->col[src].name,
+				    p->credit, k->h_milli);
+	}
+}
+
+/* ---- Output sizes ------------------------------------------------------- */
 
 struct jtsc_size_case {
 	unsigned int len;
@@ -2343,956 +1588,21 @@ static void jtsc_test_sizes(struct kunit *test, unsigned int len,
 				what, len);
 }
 
-/*
- * The registered instance draws on the speculative collector where there is
- * one (x86-64) and on the timer collector alone elsewhere: a few hundred
- * bytes a second there under QEMU's emulation, so the tests through the
- * crypto API read less, not to take minutes.
- */
-static bool jtsc_test_timer_only(void)
-{
-	return !IS_ENABLED(CONFIG_X86_64);
-}
 
-/* The same through the crypto API, from the real collectors: no stubs. */
+/* ---- The crypto API, on the real collectors ----------------------------- */
+
+/* Through the registered "jitter_tsc", on the real collectors. */
 static void jtsc_crypto_sizes_test(struct kunit *test)
 {
 	const struct jtsc_size_case *c = test->param_value;
 	struct crypto_rng *tfm;
 
-	if (jtsc_test_timer_only() && c->len > 64)
+	if (!IS_ENABLED(CONFIG_X86_64) && c->len > 64)
 		kunit_skip(test, "timer collector only: too slow for %u bytes", c->len);
 	tfm = crypto_alloc_rng("jitter_tsc", 0, 0);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, tfm);
 	jtsc_test_sizes(test, c->len, tfm, "crypto API");
 	crypto_free_rng(tfm);
-}
-
-/* ---- Failures in operation ---------------------------------------------- */
-
-/* Calls of generate or pull that a deterministic stream may take to die. */
-#define JTSC_TEST_MAX_CALLS	16
-
-/*
- * One instance of collector @src on the healthy stream, switched to the
- * deterministic stream @d @k samples before the end of a predictor window,
- * read by generate (4096 bytes a call) or by @pull (JITTER_TSC_PULL_MAX).
- * From the switch on, the instance may still release the words it had made
- * of healthy samples, never one that holds a sample of @d; the first error
- * is -EAGAIN or -EFAULT and returns nothing (generate's output stays zero,
- * pull's buffer untouched), nothing is credited after it, and in a few
- * calls the instance is dead.
- */
-static void jtsc_test_det_run(struct kunit *test,
-			      const struct jtsc_det_case *d,
-			      enum jtsc_source src, unsigned int k, bool pull,
-			      u8 *buf)
-{
-	unsigned int spw = jtsc_test_params(src)->samples_per_word;
-	unsigned int wc = jtsc_test_word_credit(src);
-	const unsigned int len = pull ? JITTER_TSC_PULL_MAX : SZ_4K;
-	const char *api = pull ? "pull" : "generate";
-	u64 taken, det_from, healthy, rel0, credited = 0;
-	unsigned int calls, errors = 0;
-	struct jtsc_rng *rng;
-	struct jtsc_fake *f;
-	int ret;
-
-	f = jtsc_fake_start(test, JTSC_FAKE_REAL);
-	rng = jtsc_test_rng(test, BIT(src));
-	KUNIT_ASSERT_EQ(test, rng->active, src);
-	/* A healthy start: output, and tested words left. */
-	ret = pull ? jtsc_rng_pull(rng, buf, len) :
-		     jtsc_rng_generate(rng, buf, SHA256_DIGEST_SIZE);
-	KUNIT_ASSERT_EQ(test, ret, pull ? (int)(len / sizeof(u64) * wc) : 0);
-
-	taken = f->src[src].taken;
-	det_from = roundup(taken + k, JTSC_TEST_PRED_WINDOW) - k;
-	/* Words still to come of healthy samples, made or to be made. */
-	healthy = rng->pending + div_u64(det_from - taken, spw);
-	rel0 = jtsc_test_released(rng);
-	f->src[src].script.det = d;
-	f->src[src].script.det_from = det_from;
-	f->rng = rng;
-	f->max_released = rel0;
-	f->snap_at = U64_MAX;
-
-	for (calls = 0; calls < JTSC_TEST_MAX_CALLS; calls++) {
-		memset(buf, pull ? JTSC_TEST_CANARY : 0, len);
-		ret = pull ? jtsc_rng_pull(rng, buf, len) :
-			     jtsc_rng_generate(rng, buf, len);
-		f->max_released = max(f->max_released, jtsc_test_released(rng));
-		if (ret >= 0) {
-			KUNIT_EXPECT_EQ_MSG(test, errors, 0U,
-					    "%s, %s, %u before a window end: %s %u returned %d after an error",
-					    d->desc, jtsc_collectors[src].name, k,
-					    api, calls, ret);
-			continue;
-		}
-		if (!errors++)
-			credited = rng->stats[src].credited;
-		KUNIT_EXPECT_TRUE_MSG(test, ret == -EAGAIN || ret == -EFAULT,
-				      "%s %u returned %d", api, calls, ret);
-		KUNIT_EXPECT_TRUE_MSG(test, jtsc_test_all(buf, len, pull ?
-							  JTSC_TEST_CANARY : 0),
-				      "%s, %s, %u before a window end: %s %u returned %d and data",
-				      d->desc, jtsc_collectors[src].name, k, api,
-				      calls, ret);
-		if (ret == -EFAULT)
-			break;
-	}
-	f->rng = NULL;
-	KUNIT_EXPECT_EQ_MSG(test, ret, -EFAULT,
-			    "%s, %s, %u before a window end: alive after %u %s calls",
-			    d->desc, jtsc_collectors[src].name, k, calls, api);
-	KUNIT_EXPECT_LE_MSG(test, f->max_released - rel0, healthy,
-			    "%s, %s, %u before a window end, %s: words of deterministic samples released",
-			    d->desc, jtsc_collectors[src].name, k, api);
-	KUNIT_EXPECT_EQ(test, rng->stats[src].credited, credited);
-	KUNIT_EXPECT_TRUE(test, rng->failed);
-	KUNIT_EXPECT_EQ(test, rng->stats[src].permanent, 1ULL);
-	KUNIT_EXPECT_EQ(test, rng->stats[src].intermittent, errors - 1ULL);
-	KUNIT_EXPECT_EQ(test, rng->tested + rng->pending, 0U);
-	jtsc_test_rng_put(test, rng);
-}
-
-/*
- * Each deterministic stream, beginning in operation, for both collectors
- * and both readers, at the window alignments that matter: at a window's
- * start, with its first sample or its first period or one word of it in
- * the window's last word, or its pattern whole a word before the end.
- */
-static void jtsc_det_operation_test(struct kunit *test)
-{
-	const struct jtsc_det_case *d = test->param_value;
-	unsigned int lead = jtsc_det_lead(d), a, api;
-	u8 *buf = kunit_kmalloc(test, SZ_4K, GFP_KERNEL);
-	enum jtsc_source src;
-
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, buf);
-	for (src = 0; src < JTSC_NR_SOURCES; src++) {
-		unsigned int spw = jtsc_test_params(src)->samples_per_word;
-		const unsigned int ks[] = {
-			JTSC_TEST_PRED_WINDOW, 1, lead, spw, lead + spw, 2 * spw,
-		};
-
-		for (a = 0; a < ARRAY_SIZE(ks); a++)
-			for (api = 0; api < 2; api++)
-				jtsc_test_det_run(test, d, src, ks[a], api, buf);
-	}
-}
-
-enum jtsc_straddle_kind {
-	JTSC_STRADDLE_REPEAT,	/* rct_cutoff identical samples */
-	JTSC_STRADDLE_RAMP,	/* a stuck run of run_cutoff hits */
-	JTSC_STRADDLE_PERIOD,	/* a period of JTSC_MAX_LAG, run_cutoff hits */
-};
-
-struct jtsc_straddle_case {
-	enum jtsc_straddle_kind kind;
-	const char *desc;
-};
-
-static const struct jtsc_straddle_case jtsc_straddle_cases[] = {
-	{ JTSC_STRADDLE_REPEAT, "repeated delta across a window end" },
-	{ JTSC_STRADDLE_RAMP, "stuck run across a window end, from a word's last sample" },
-	{ JTSC_STRADDLE_PERIOD, "period 64 whose first period ends a window" },
-};
-
-KUNIT_ARRAY_PARAM_DESC(jtsc_straddle, jtsc_straddle_cases, desc);
-
-/*
- * Fills @run with the @len samples of @c's run, beginning at sample @at
- * of the healthy stream @seed so that no guess already hits its first
- * samples: it then fails exactly on its last sample.
- */
-static void jtsc_test_straddle_run(const struct jtsc_straddle_case *c,
-				   u64 seed, u64 at, u8 *run, unsigned int len)
-{
-	u8 h1 = jtsc_test_byte(seed, at - 1), h2 = jtsc_test_byte(seed, at - 2);
-	u8 period[JTSC_MAX_LAG];
-	u64 prng = 0x5eed0009;
-	unsigned int j;
-	u8 step = 3;
-
-	switch (c->kind) {
-	case JTSC_STRADDLE_REPEAT:
-		memset(run, h1 ^ 0x80, len);
-		break;
-	case JTSC_STRADDLE_RAMP:
-		/* A first step the stuck guess did not make, then steps of 1. */
-		while (step == (u8)(h1 - h2))
-			step += 2;
-		for (j = 0; j < len; j++)
-			run[j] = h1 + step + j;
-		break;
-	case JTSC_STRADDLE_PERIOD:
-		/* Distinct values, the last unlike the sample a period back. */
-		for (j = 0; j < JTSC_MAX_LAG; j++) {
-			u8 r = jtsc_test_prng(&prng) >> 56;
-
-			while (memchr(period, r, j) ||
-			       (j == JTSC_MAX_LAG - 1 && r == h1))
-				r++;
-			period[j] = r;
-		}
-		for (j = 0; j < len; j++)
-			run[j] = period[j % JTSC_MAX_LAG];
-		break;
-	}
-}
-
-/*
- * A run that will fail begins before a predictor window ends and fails in
- * the next one. At the window's end the healthy words before the run are
- * released, except those the last JTSC_MAX_LAG samples reach into, and no
- * word holding a sample of the run; the failure is -EAGAIN, returns
- * nothing and wipes the pool. Afterwards the pool starts over: its first
- * words are the fold, from a wiped LFSR, of the samples that follow a new
- * startup test.
- */
-static void jtsc_straddle_test(struct kunit *test)
-{
-	const struct jtsc_straddle_case *c = test->param_value;
-	const u64 end = JTSC_TEST_STARTUP + JTSC_TEST_PRED_WINDOW;
-	u8 *out = kunit_kzalloc(test, SZ_4K, GFP_KERNEL);
-	struct jtsc_scan *sc = kunit_kmalloc(test, sizeof(*sc), GFP_KERNEL);
-	enum jtsc_source src;
-
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, out);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, sc);
-	for (src = 0; src < JTSC_NR_SOURCES; src++) {
-		const struct jtsc_health_params *p = jtsc_test_params(src);
-		unsigned int spw = p->samples_per_word, len, before, count, i;
-		u64 at, fail, first, words[8], model[8];
-		struct jtsc_script *script;
-		struct jtsc_rng *rng;
-		struct jtsc_fake *f;
-		u8 *run, *s;
-
-		switch (c->kind) {
-		case JTSC_STRADDLE_REPEAT:
-			len = p->rct_cutoff;
-			before = len / 2;
-			break;
-		case JTSC_STRADDLE_RAMP:
-			len = p->run_cutoff + 2;
-			/* The run's first sample is the last of a word. */
-			before = spw + 1 < len ? spw + 1 : len - 1;
-			break;
-		default:
-			len = JTSC_MAX_LAG + p->run_cutoff;
-			before = JTSC_MAX_LAG;
-			break;
-		}
-		at = end - before;
-		fail = at + len - 1;
-		run = kunit_kmalloc(test, len, GFP_KERNEL);
-		s = kunit_kmalloc(test, fail + 1, GFP_KERNEL);
-		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, run);
-		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, s);
-
-		f = jtsc_fake_start(test, JTSC_FAKE_REAL);
-		script = &f->src[src].script;
-		jtsc_test_straddle_run(c, script->seed, at, run, len);
-		script->buf = run;
-		script->buf_from = at;
-		script->buf_len = len;
-
-		/* Precondition: the first failure is on the run's last sample. */
-		for (i = 0; i <= fail; i++)
-			s[i] = jtsc_script_sample(script, i);
-		jtsc_test_scan(s, fail, sc);
-		KUNIT_ASSERT_LT(test, sc->rct, p->rct_cutoff);
-		KUNIT_ASSERT_LT(test, sc->apt, p->apt_cutoff);
-		for (i = 0; i < JTSC_NR_PREDICTORS; i++) {
-			KUNIT_ASSERT_LT(test, sc->run[i], p->run_cutoff);
-			KUNIT_ASSERT_LT(test, sc->hits[i], p->hits_cutoff);
-		}
-		jtsc_test_scan(s, fail + 1, sc);
-		count = c->kind == JTSC_STRADDLE_REPEAT ? sc->rct :
-			sc->run[c->kind == JTSC_STRADDLE_RAMP ? 0 : JTSC_MAX_LAG];
-		KUNIT_ASSERT_EQ(test, count, c->kind == JTSC_STRADDLE_REPEAT ?
-				p->rct_cutoff : p->run_cutoff);
-
-		rng = jtsc_test_rng(test, BIT(src));
-		f->rng = rng;
-		f->snap_at = end;
-		KUNIT_EXPECT_EQ(test, jtsc_rng_generate(rng, out, SZ_4K), -EAGAIN);
-		f->rng = NULL;
-		KUNIT_EXPECT_TRUE(test, jtsc_test_all(out, SZ_4K, 0));
-		KUNIT_EXPECT_GT(test, f->src[src].taken, fail);
-		KUNIT_EXPECT_EQ(test, rng->tested, 0U);
-		KUNIT_EXPECT_EQ(test, rng->pending, 0U);
-		KUNIT_EXPECT_EQ(test, rng->stats[src].intermittent, 1ULL);
-		KUNIT_EXPECT_FALSE(test, rng->failed);
-
-		/* At the window's end: the healthy words, none of the run. */
-		KUNIT_ASSERT_TRUE(test, f->snapped);
-		KUNIT_EXPECT_LE_MSG(test, f->max_released,
-				    div_u64(at - JTSC_TEST_STARTUP, spw),
-				    "%s: a word holding a sample of the run was released",
-				    jtsc_test_pname(p));
-		KUNIT_EXPECT_GE_MSG(test, f->snap_released,
-				    div_u64(at - JTSC_TEST_STARTUP - JTSC_MAX_LAG, spw),
-				    "%s: healthy words held back", jtsc_test_pname(p));
-
-		/*
-		 * The pool starts over after a new startup test, which takes
-		 * fresh batches: the rest of the failing one is dropped. With
-		 * roundup(), without a 64-bit division on 32-bit kernels.
-		 */
-		first = div_u64(fail + JTSC_BATCH, JTSC_BATCH) * JTSC_BATCH + JTSC_TEST_STARTUP;
-		jtsc_test_model_words(script, first, spw, model, ARRAY_SIZE(model));
-		KUNIT_EXPECT_EQ(test, jtsc_rng_pull(rng, words, sizeof(words)),
-				(int)(ARRAY_SIZE(words) * jtsc_test_word_credit(src)));
-		KUNIT_EXPECT_MEMEQ_MSG(test, words, model, sizeof(words),
-				       "%s: the words after the failure are not those of the samples after the startup test",
-				       jtsc_test_pname(p));
-		jtsc_test_rng_put(test, rng);
-	}
-}
-
-struct jtsc_gate_case {
-	enum jtsc_count count;
-	unsigned int guess;
-	const char *desc;
-};
-
-static const struct jtsc_gate_case jtsc_gate_cases[] = {
-	{ JTSC_COUNT_APT, JTSC_GUESS_APT, "apt_cutoff in an APT window" },
-	{ JTSC_COUNT_HITS, JTSC_GUESS_STUCK, "hits_cutoff of the stuck predictor" },
-	{ JTSC_COUNT_HITS, 33, "hits_cutoff of lag 33" },
-	{ JTSC_COUNT_HITS, 64, "hits_cutoff of lag 64" },
-};
-
-KUNIT_ARRAY_PARAM_DESC(jtsc_gate, jtsc_gate_cases, desc);
-
-/*
- * A failure that only a count over a window sees, the APT's or a
- * predictor's hits, with no run anywhere near a cutoff, comes late in the
- * predictor window after the startup test (the stream of the cutoff rows
- * above, served from the first sample). No word of that window may have
- * been released by then: words wait for their whole window.
- */
-static void jtsc_window_release_test(struct kunit *test)
-{
-	const struct jtsc_gate_case *g = test->param_value;
-	const struct jtsc_cut_case c = { .count = g->count, .guess = g->guess };
-	const unsigned int n = JTSC_TEST_CUT_SAMPLES;
-	unsigned long *hit = kunit_kcalloc(test, BITS_TO_LONGS(n),
-					   sizeof(long), GFP_KERNEL);
-	u8 *s = kunit_kmalloc(test, n, GFP_KERNEL);
-	u8 *out = kunit_kzalloc(test, SZ_4K, GFP_KERNEL);
-	enum jtsc_source src;
-
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, hit);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, s);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, out);
-	for (src = 0; src < JTSC_NR_SOURCES; src++) {
-		const struct jtsc_health_params *p = jtsc_test_params(src);
-		struct jtsc_verdicts want = {};
-		unsigned int cutoff, perm, most;
-		struct jtsc_rng *rng;
-		struct jtsc_fake *f;
-
-		jtsc_test_cutoffs_of(p, c.count, &cutoff, &perm);
-		if (c.count == JTSC_COUNT_APT && cutoff > JTSC_TEST_APT_WINDOW) {
-			kunit_info(test, "%s: the APT cannot fail at this credit\n",
-				   jtsc_test_pname(p));
-			continue;
-		}
-		if (c.count == JTSC_COUNT_HITS && cutoff > JTSC_TEST_PRED_WINDOW) {
-			kunit_info(test, "%s: the window count cannot fail at this credit\n",
-				   jtsc_test_pname(p));
-			continue;
-		}
-		bitmap_zero(hit, n);
-		jtsc_test_plan(&c, cutoff, hit);
-		KUNIT_ASSERT_TRUE(test, jtsc_test_build(s, n, hit, c.guess,
-							0x5eed0011 + src));
-		jtsc_test_plan_verdicts(c.count, hit, n, cutoff, perm, &want,
-					&most);
-		KUNIT_ASSERT_TRUE(test, jtsc_test_alone(test, &c, p, s, n, most));
-		KUNIT_ASSERT_EQ(test, want.n, 1U);
-		/* Late in the first window after the startup test. */
-		KUNIT_ASSERT_GE(test, want.at[0], JTSC_TEST_STARTUP +
-				JTSC_TEST_PRED_WINDOW / 4);
-		KUNIT_ASSERT_LT(test, want.at[0], JTSC_TEST_STARTUP +
-				JTSC_TEST_PRED_WINDOW);
-
-		f = jtsc_fake_start(test, JTSC_FAKE_REAL);
-		f->src[src].script.buf = s;
-		f->src[src].script.buf_len = n;
-		rng = jtsc_test_rng(test, BIT(src));
-		f->rng = rng;
-		f->snap_at = U64_MAX;
-		memset(out, 0, SZ_4K);
-		KUNIT_EXPECT_EQ_MSG(test, jtsc_rng_generate(rng, out, SZ_4K), -EAGAIN,
-				    "%s", jtsc_test_pname(p));
-		f->rng = NULL;
-		KUNIT_EXPECT_GT(test, f->src[src].taken, (u64)want.at[0]);
-		KUNIT_EXPECT_EQ_MSG(test, f->max_released, 0ULL,
-				    "%s: words of the failing window released",
-				    jtsc_test_pname(p));
-		KUNIT_EXPECT_EQ(test, rng->stats[src].credited, 0ULL);
-		KUNIT_EXPECT_TRUE(test, jtsc_test_all(out, SZ_4K, 0));
-		KUNIT_EXPECT_EQ(test, rng->tested + rng->pending, 0U);
-		KUNIT_EXPECT_EQ(test, rng->stats[src].intermittent, 1ULL);
-		jtsc_test_rng_put(test, rng);
-	}
-}
-
-/* ---- Credit, interleaving and failover ---------------------------------- */
-
-/*
- * A pull of n words is credited exactly n times the word credit, an output
- * block exactly its words' credit: neither more nor less than the claim.
- * That holds for the block of a shard's first request too, which starts
- * the shard's collector: the words of a block are those of that collector.
- */
-static void jtsc_credit_pinned_test(struct kunit *test)
-{
-	const struct jtsc_source_case *c = test->param_value;
-	const unsigned int word = jtsc_test_pinned[c->src].word;
-	u64 buf[JITTER_TSC_PULL_MAX / sizeof(u64)];
-	u8 block[SHA256_DIGEST_SIZE];
-	struct jtsc_rng *rng, *shard;
-	struct jtsc_group *g;
-	unsigned int n;
-	u64 before;
-	int ret;
-
-	KUNIT_EXPECT_EQ(test, jtsc_test_params(c->src)->credit,
-			jtsc_test_pinned[c->src].sample);
-	jtsc_fake_start(test, JTSC_FAKE_REAL);
-	rng = jtsc_test_rng(test, BIT(c->src));
-	for (n = 1; n <= ARRAY_SIZE(buf); n *= 2) {
-		before = rng->stats[c->src].credited;
-		KUNIT_EXPECT_EQ_MSG(test, jtsc_rng_pull(rng, buf, n * sizeof(u64)),
-				    (int)(n * word), "%u words", n);
-		KUNIT_EXPECT_EQ_MSG(test, rng->stats[c->src].credited - before,
-				    (u64)n * word, "%u words counted", n);
-	}
-	before = rng->stats[c->src].credited;
-	KUNIT_EXPECT_EQ(test, jtsc_rng_generate(rng, block, 1), 0);
-	KUNIT_EXPECT_EQ(test, rng->stats[c->src].credited - before,
-			(u64)jtsc_test_pinned[c->src].block);
-	jtsc_test_rng_put(test, rng);
-
-	g = jtsc_test_group_init(test, BIT(c->src), 1, &ret);
-	KUNIT_ASSERT_EQ(test, ret, 0);
-	shard = g->shards[0];
-	KUNIT_EXPECT_FALSE(test, shard->started);
-	KUNIT_EXPECT_EQ(test, jtsc_rng_generate(shard, block, 1), 0);
-	KUNIT_EXPECT_EQ(test, shard->active, c->src);
-	KUNIT_EXPECT_EQ(test, shard->stats[c->src].credited,
-			(u64)jtsc_test_pinned[c->src].block);
-}
-
-/* One step of the interleaving test: a pull of @n words, or @n bytes generated. */
-struct jtsc_step {
-	bool pull;
-	unsigned int n;
-};
-
-static const struct jtsc_step jtsc_steps[] = {
-	{ true, 1 }, { false, 1 }, { true, 3 }, { false, 33 }, { true, 32 },
-	{ false, 64 }, { true, 5 }, { false, 1 }, { true, 32 },
-};
-
-/*
- * Generate and pull interleaved on one instance take the pool words in
- * order, each once: each pull returns the next words of the model, each
- * output block is SHA-256 over the next block's worth of them, a request
- * that ends inside a block drops the rest of it, and an output request
- * first drops the words from before it that its first block may not use
- * (jtsc_test_stale_dropped()); pulls drop none. The calls end in
- * the middle of predictor windows, so that words made but not yet released
- * (the timer collector's held-back word) are carried from call to call.
- */
-static void jtsc_interleave_test(struct kunit *test)
-{
-	const struct jtsc_source_case *c = test->param_value;
-	const unsigned int wpb = jtsc_test_block_words(c->src);
-	const unsigned int spw = jtsc_test_params(c->src)->samples_per_word;
-	unsigned int total = 0, pos = 0, dropped = 0, most_pending = 0, i, b;
-	u8 out[64], block[SHA256_DIGEST_SIZE];
-	u64 *model, got[32];
-	struct jtsc_rng *rng;
-	struct jtsc_fake *f;
-
-	for (i = 0; i < ARRAY_SIZE(jtsc_steps); i++)
-		total += jtsc_steps[i].pull ? jtsc_steps[i].n :
-			 DIV_ROUND_UP(jtsc_steps[i].n, SHA256_DIGEST_SIZE) * wpb;
-	/* Room for the words each request may drop from before it. */
-	model = kunit_kmalloc_array(test, total + ARRAY_SIZE(jtsc_steps) * JTSC_POOL_WORDS,
-				    sizeof(u64), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, model);
-	f = jtsc_fake_start(test, JTSC_FAKE_REAL);
-	rng = jtsc_test_rng(test, BIT(c->src));
-	jtsc_test_model_words(&f->src[c->src].script, JTSC_TEST_STARTUP, spw,
-			      model, total + ARRAY_SIZE(jtsc_steps) * JTSC_POOL_WORDS);
-
-	for (i = 0; i < ARRAY_SIZE(jtsc_steps); i++) {
-		const struct jtsc_step *st = &jtsc_steps[i];
-
-		if (st->pull) {
-			KUNIT_ASSERT_EQ_MSG(test, jtsc_rng_pull(rng, got, st->n * sizeof(u64)),
-					    (int)(st->n * jtsc_test_word_credit(c->src)),
-					    "step %u", i);
-			KUNIT_EXPECT_MEMEQ_MSG(test, got, model + pos, st->n * sizeof(u64),
-					       "step %u: pull of %u words", i, st->n);
-			pos += st->n;
-		} else {
-			/* A request drops what it may not use from before it. */
-			b = st->n ? jtsc_test_stale_dropped(c->src, rng->tested + rng->pending) : 0;
-			KUNIT_ASSERT_LE(test, b, (unsigned int)JTSC_POOL_WORDS);
-			pos += b;
-			dropped += b;
-			KUNIT_ASSERT_EQ_MSG(test, jtsc_rng_generate(rng, out, st->n), 0,
-					    "step %u", i);
-			for (b = 0; b * SHA256_DIGEST_SIZE < st->n; b++, pos += wpb) {
-				sha256((const u8 *)(model + pos), wpb * sizeof(u64), block);
-				KUNIT_EXPECT_MEMEQ_MSG(test, out + b * SHA256_DIGEST_SIZE, block,
-						       min(st->n - b * SHA256_DIGEST_SIZE,
-							   SHA256_DIGEST_SIZE),
-						       "step %u: block %u of %u bytes", i, b,
-						       st->n);
-			}
-		}
-		most_pending = max(most_pending, rng->pending);
-	}
-	KUNIT_EXPECT_EQ(test, pos, total + dropped);
-	KUNIT_EXPECT_EQ(test, rng->stats[c->src].credited,
-			(u64)total * jtsc_test_word_credit(c->src));
-	/* Words were carried over from one call to the next. */
-	KUNIT_EXPECT_GT(test, most_pending, 0U);
-}
-
-/* The stub of jtsc_kcapi_group(): the crypto_rng draws on the test's group. */
-static struct jtsc_group *jtsc_fake_kcapi_group(void)
-{
-	return jtsc_fake()->group;
-}
-
-/* A group with @nr_shards shards on the fakes, both collectors healthy. */
-static struct jtsc_group *jtsc_test_shards(struct kunit *test, struct jtsc_fake *f,
-					   unsigned int nr_shards)
-{
-	struct jtsc_group *g;
-	int ret;
-
-	kunit_activate_static_stub(test, jtsc_counter_check,
-				   jtsc_test_counter_fit);
-	g = jtsc_test_group_init(test, JTSC_COLLECT_ALL, nr_shards, &ret);
-	KUNIT_ASSERT_EQ(test, ret, 0);
-	f->group = g;
-	return g;
-}
-
-/* Generate @len bytes from @rng into @buf, which must stay all @fill on error. */
-static int jtsc_test_gen_checked(struct kunit *test, struct jtsc_rng *rng,
-				 u8 *buf, unsigned int len, u8 fill)
-{
-	int ret;
-
-	memset(buf, fill, len);
-	ret = jtsc_rng_generate(rng, buf, len);
-	if (ret)
-		KUNIT_EXPECT_TRUE_MSG(test, jtsc_test_all(buf, len, fill),
-				      "error %d and data", ret);
-	return ret;
-}
-
-/*
- * Two shards of one group. A shard starts a collector on its first request.
- * When the speculative collector fails permanently on one, that request is
- * -EAGAIN with nothing written; the next one is served by the timer
- * collector after its startup test on that shard. The other shard drops
- * the dead collector on its next request (-EAGAIN) and starts the timer
- * collector too. When that one fails as well, both are -EFAULT for good,
- * write nothing and are credited nothing more.
- */
-static void jtsc_failover_test(struct kunit *test)
-{
-	struct jtsc_fake *f = jtsc_fake_start(test, JTSC_FAKE_REAL);
-	struct jtsc_group *g = jtsc_test_shards(test, f, 2);
-	struct jtsc_rng *a = g->shards[0], *b = g->shards[1];
-	u8 *x = kunit_kmalloc(test, SZ_4K, GFP_KERNEL);
-	u8 *y = kunit_kmalloc(test, SZ_4K, GFP_KERNEL);
-	struct jtsc_fake_src *spec = &f->src[JTSC_SRC_SPEC];
-	struct jtsc_fake_src *timer = &f->src[JTSC_SRC_TIMER];
-	u64 credited;
-	unsigned int i;
-	int ret = 0;
-
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, x);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, y);
-	KUNIT_EXPECT_FALSE(test, a->started || b->started);
-	KUNIT_EXPECT_EQ(test, spec->taken, 0ULL);
-
-	/* Each shard runs its own startup test, and they differ. */
-	KUNIT_ASSERT_EQ(test, jtsc_test_gen_checked(test, a, x, 64, 0), 0);
-	KUNIT_ASSERT_EQ(test, jtsc_test_gen_checked(test, b, y, 64, 0), 0);
-	KUNIT_EXPECT_EQ(test, a->active, JTSC_SRC_SPEC);
-	KUNIT_EXPECT_EQ(test, b->active, JTSC_SRC_SPEC);
-	KUNIT_EXPECT_GE(test, a->stats[JTSC_SRC_SPEC].samples, (u64)JTSC_TEST_STARTUP);
-	KUNIT_EXPECT_GE(test, b->stats[JTSC_SRC_SPEC].samples, (u64)JTSC_TEST_STARTUP);
-	KUNIT_EXPECT_EQ(test, timer->taken, 0ULL);
-	KUNIT_EXPECT_MEMNEQ(test, x, y, 64);
-
-	/* The speculative collector breaks: a fails over. */
-	spec->script.det = &jtsc_det_stuck;
-	spec->script.det_from = spec->taken;
-	KUNIT_EXPECT_EQ(test, jtsc_test_gen_checked(test, a, x, SZ_4K, 0), -EAGAIN);
-	KUNIT_EXPECT_EQ(test, g->dead, (unsigned long)JTSC_COLLECT_SPEC);
-	KUNIT_EXPECT_EQ(test, a->stats[JTSC_SRC_SPEC].permanent, 1ULL);
-	KUNIT_EXPECT_FALSE(test, a->failed);
-	KUNIT_EXPECT_EQ(test, jtsc_test_gen_checked(test, a, x, 64, 0), 0);
-	KUNIT_EXPECT_EQ(test, a->active, JTSC_SRC_TIMER);
-	/* Two blocks, each of the timer collector's words. */
-	KUNIT_EXPECT_EQ(test, a->stats[JTSC_SRC_TIMER].credited,
-			2ULL * jtsc_test_pinned[JTSC_SRC_TIMER].block);
-	KUNIT_EXPECT_GE(test, a->stats[JTSC_SRC_TIMER].samples, (u64)JTSC_TEST_STARTUP);
-	KUNIT_EXPECT_EQ(test, g->verified, (unsigned long)JTSC_COLLECT_ALL);
-	KUNIT_EXPECT_NULL(test, a->buf.mem);
-
-	/* b never saw a failure; it drops the collector a found dead. */
-	credited = b->stats[JTSC_SRC_SPEC].credited;
-	KUNIT_EXPECT_EQ(test, jtsc_test_gen_checked(test, b, y, 64, 0), -EAGAIN);
-	KUNIT_EXPECT_EQ(test, b->stats[JTSC_SRC_SPEC].permanent, 0ULL);
-	KUNIT_EXPECT_EQ(test, b->stats[JTSC_SRC_SPEC].credited, credited);
-	KUNIT_EXPECT_EQ(test, jtsc_test_gen_checked(test, b, y, 64, 0), 0);
-	KUNIT_EXPECT_EQ(test, b->active, JTSC_SRC_TIMER);
-	KUNIT_EXPECT_EQ(test, b->stats[JTSC_SRC_TIMER].credited,
-			2ULL * jtsc_test_pinned[JTSC_SRC_TIMER].block);
-	KUNIT_EXPECT_GE(test, b->stats[JTSC_SRC_TIMER].samples, (u64)JTSC_TEST_STARTUP);
-	KUNIT_EXPECT_MEMNEQ(test, x, y, 64);
-
-	/* Then the timer collector breaks: nothing is left. */
-	timer->script.det = &jtsc_det_stuck;
-	timer->script.det_from = timer->taken;
-	for (i = 0; i < JTSC_TEST_MAX_CALLS && ret != -EFAULT; i++) {
-		ret = jtsc_test_gen_checked(test, a, x, 64, 0);
-		KUNIT_EXPECT_TRUE_MSG(test, ret == -EAGAIN || ret == -EFAULT,
-				      "call %u: %d", i, ret);
-	}
-	KUNIT_EXPECT_EQ(test, ret, -EFAULT);
-	KUNIT_EXPECT_EQ(test, g->dead, (unsigned long)JTSC_COLLECT_ALL);
-	spec->script.det = NULL;
-	timer->script.det = NULL;
-	credited = a->stats[JTSC_SRC_TIMER].credited + b->stats[JTSC_SRC_TIMER].credited;
-	for (i = 0; i < 2; i++) {
-		KUNIT_EXPECT_EQ(test, jtsc_test_gen_checked(test, a, x, 64,
-							    JTSC_TEST_CANARY), -EFAULT);
-		KUNIT_EXPECT_EQ(test, jtsc_test_gen_checked(test, b, y, 64,
-							    JTSC_TEST_CANARY), -EFAULT);
-		KUNIT_EXPECT_EQ(test, jtsc_rng_pull(b, y, JITTER_TSC_PULL_MAX), -EFAULT);
-		KUNIT_EXPECT_TRUE(test, jtsc_test_all(y, 64, JTSC_TEST_CANARY));
-	}
-	KUNIT_EXPECT_TRUE(test, a->failed && b->failed);
-	KUNIT_EXPECT_EQ(test, a->stats[JTSC_SRC_TIMER].credited +
-			b->stats[JTSC_SRC_TIMER].credited, credited);
-}
-
-/*
- * A collector found dead by another instance while this one is filling a
- * block: not one more batch of it is taken, the request is -EAGAIN with
- * nothing written, and the next one is served by the timer collector.
- */
-static void jtsc_failover_midfill_test(struct kunit *test)
-{
-	struct jtsc_fake *f = jtsc_fake_start(test, JTSC_FAKE_REAL);
-	struct jtsc_group *g = jtsc_test_shards(test, f, 1);
-	struct jtsc_fake_src *spec = &f->src[JTSC_SRC_SPEC];
-	struct jtsc_rng *a = g->shards[0];
-	u8 *x = kunit_kmalloc(test, SZ_4K, GFP_KERNEL);
-	u64 from;
-
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, x);
-	KUNIT_ASSERT_EQ(test, jtsc_test_gen_checked(test, a, x, 64, 0), 0);
-	KUNIT_ASSERT_EQ(test, a->active, JTSC_SRC_SPEC);
-
-	/*
-	 * The tested words left are used up first; then a predictor window
-	 * of batches is collected before more are released. The collector
-	 * dies at the second batch of this request.
-	 */
-	from = spec->taken;
-	spec->kill = g;
-	spec->kill_at = from + JTSC_BATCH;
-	KUNIT_EXPECT_EQ(test, jtsc_test_gen_checked(test, a, x, SZ_4K, 0), -EAGAIN);
-	KUNIT_EXPECT_EQ(test, g->dead, (unsigned long)JTSC_COLLECT_SPEC);
-	KUNIT_EXPECT_EQ(test, spec->taken - from, 2ULL * JTSC_BATCH);
-	KUNIT_EXPECT_EQ(test, a->stats[JTSC_SRC_SPEC].permanent, 0ULL);
-	KUNIT_EXPECT_EQ(test, a->tested + a->pending, 0U);
-
-	KUNIT_EXPECT_EQ(test, jtsc_test_gen_checked(test, a, x, 64, 0), 0);
-	KUNIT_EXPECT_EQ(test, a->active, JTSC_SRC_TIMER);
-	KUNIT_EXPECT_EQ(test, spec->taken - from, 2ULL * JTSC_BATCH);
-}
-
-KUNIT_DEFINE_ACTION_WRAPPER(jtsc_test_free_rng, crypto_free_rng,
-			    struct crypto_rng *);
-
-/*
- * The same through the crypto API: the "jitter_tsc" rng is pointed at a
- * group of the test's, and its transforms fail over with it.
- */
-static void jtsc_crypto_failover_test(struct kunit *test)
-{
-	struct jtsc_fake *f = jtsc_fake_start(test, JTSC_FAKE_REAL);
-	struct jtsc_group *g = jtsc_test_shards(test, f, 1);
-	struct jtsc_fake_src *spec = &f->src[JTSC_SRC_SPEC];
-	struct jtsc_fake_src *timer = &f->src[JTSC_SRC_TIMER];
-	u8 *big = kunit_kzalloc(test, SZ_4K, GFP_KERNEL);
-	struct crypto_rng *tfm[2];
-	unsigned int i;
-	u8 buf[64];
-	int ret = 0;
-
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, big);
-	kunit_activate_static_stub(test, jtsc_kcapi_group, jtsc_fake_kcapi_group);
-	for (i = 0; i < ARRAY_SIZE(tfm); i++) {
-		tfm[i] = crypto_alloc_rng("jitter_tsc", 0, 0);
-		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, tfm[i]);
-		KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, jtsc_test_free_rng,
-								tfm[i]), 0);
-	}
-	KUNIT_ASSERT_EQ(test, crypto_rng_get_bytes(tfm[0], buf, sizeof(buf)), 0);
-	/* Served by the test's group, on the scripted collector. */
-	KUNIT_EXPECT_GT(test, spec->taken, (u64)JTSC_TEST_STARTUP);
-	KUNIT_EXPECT_EQ(test, g->shards[0]->active, JTSC_SRC_SPEC);
-
-	/*
-	 * More than the words tested before the failure: it is reached, and
-	 * the kernel completes the failover within the call: the reader sees
-	 * data, never -EAGAIN.
-	 */
-	spec->script.det = &jtsc_det_stuck;
-	spec->script.det_from = spec->taken;
-	KUNIT_EXPECT_EQ(test, crypto_rng_get_bytes(tfm[1], big, SZ_4K), 0);
-	KUNIT_EXPECT_FALSE(test, jtsc_test_all(big, SZ_4K, 0));
-	KUNIT_EXPECT_EQ(test, g->shards[0]->stats[JTSC_SRC_SPEC].permanent, 1ULL);
-	for (i = 0; i < ARRAY_SIZE(tfm); i++)
-		KUNIT_EXPECT_EQ_MSG(test, crypto_rng_get_bytes(tfm[i], buf, sizeof(buf)), 0,
-				    "transform %u after failover", i);
-	KUNIT_EXPECT_EQ(test, g->shards[0]->active, JTSC_SRC_TIMER);
-	KUNIT_EXPECT_GT(test, timer->taken, (u64)JTSC_TEST_STARTUP);
-
-	timer->script.det = &jtsc_det_stuck;
-	timer->script.det_from = timer->taken;
-	for (i = 0; i < JTSC_TEST_MAX_CALLS && ret != -EFAULT; i++)
-		ret = crypto_rng_get_bytes(tfm[i & 1], buf, sizeof(buf));
-	KUNIT_EXPECT_EQ(test, ret, -EFAULT);
-	timer->script.det = NULL;
-	for (i = 0; i < ARRAY_SIZE(tfm); i++) {
-		memset(buf, JTSC_TEST_CANARY, sizeof(buf));
-		KUNIT_EXPECT_EQ(test, crypto_rng_get_bytes(tfm[i], buf, sizeof(buf)), -EFAULT);
-		KUNIT_EXPECT_TRUE(test, jtsc_test_all(buf, sizeof(buf), JTSC_TEST_CANARY));
-	}
-}
-
-/* ---- The pull used by random.c ------------------------------------------ */
-
-/*
- * A bad length is -EINVAL, and stores and credits nothing; what a valid
- * pull credits is jtsc_credit_pinned_test's.
- */
-static void jtsc_pull_test(struct kunit *test)
-{
-	static const size_t bad[] = { 0, 7, 12, JITTER_TSC_PULL_MAX + 8 };
-	u8 buf[JITTER_TSC_PULL_MAX + 8];
-	struct jtsc_rng *rng;
-	unsigned int i;
-
-	jtsc_fake_start(test, JTSC_FAKE_REAL);
-	rng = jtsc_test_rng(test, JTSC_COLLECT_SPEC);
-	for (i = 0; i < ARRAY_SIZE(bad); i++) {
-		memset(buf, JTSC_TEST_CANARY, sizeof(buf));
-		KUNIT_EXPECT_EQ_MSG(test, jtsc_rng_pull(rng, buf, bad[i]), -EINVAL,
-				    "%zu bytes", bad[i]);
-		KUNIT_EXPECT_TRUE(test, jtsc_test_all(buf, sizeof(buf), JTSC_TEST_CANARY));
-	}
-	KUNIT_EXPECT_EQ(test, rng->stats[JTSC_SRC_SPEC].credited, 0ULL);
-	jtsc_test_rng_put(test, rng);
-}
-
-/*
- * jitter_tsc_pull(), as random.c calls it, draws on the registered
- * instance: JITTER_TSC_PULL_MAX bytes carry exactly their words' credit,
- * in whole bits; a bad length is -EINVAL.
- */
-static void jtsc_pull_global_test(struct kunit *test)
-{
-	const unsigned int n = JITTER_TSC_PULL_MAX / sizeof(u64);
-	u64 *buf = kunit_kmalloc_array(test, n + 1, sizeof(u64), GFP_KERNEL);
-	struct jtsc_group *g = jtsc_kcapi_group();
-	unsigned long alive;
-	int ret, want, step;
-
-	if (!IS_ENABLED(CONFIG_CRYPTO_JITTER_TSC_SEED))
-		kunit_skip(test, "CONFIG_CRYPTO_JITTER_TSC_SEED is off: random.c does not pull");
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, buf);
-	/*
-	 * random.c's instance runs on the first collector that passed its
-	 * startup test and has not died since: at boot, the speculative one
-	 * where it passed.
-	 */
-	memset(buf, JTSC_TEST_CANARY, JITTER_TSC_PULL_MAX);
-	ret = jitter_tsc_pull(buf, JITTER_TSC_PULL_MAX);
-	if (ret == -ENODEV || ret == -EFAULT)
-		kunit_skip(test, "jitter_tsc has no collector on this machine");
-	alive = READ_ONCE(g->verified) & ~READ_ONCE(g->dead);
-	KUNIT_ASSERT_NE(test, alive, 0UL);
-	/*
-	 * Its credit is the step the first startup test of this machine
-	 * generation chose (that of the pull, where the crng was ready
-	 * before jitter_tsc was set up): the low byte of the group's word.
-	 */
-	step = atomic_read(&g->step[__ffs(alive)]) & 0xff;
-	KUNIT_ASSERT_LT(test, step, (int)jtsc_ladder_steps);
-	want = n * jtsc_ladder[step].credit * jtsc_ladder[step].samples_per_word >>
-	       JTSC_TEST_ENTROPY_SHIFT;
-	KUNIT_EXPECT_EQ_MSG(test, ret, want, "%s collector: not a full pull at the group's step",
-			    jtsc_collectors[__ffs(alive)].name);
-	KUNIT_EXPECT_FALSE(test, jtsc_test_all((u8 *)buf, JITTER_TSC_PULL_MAX,
-					       JTSC_TEST_CANARY));
-	KUNIT_EXPECT_EQ(test, jitter_tsc_pull(buf, 7), -EINVAL);
-	KUNIT_EXPECT_EQ(test, jitter_tsc_pull(buf, JITTER_TSC_PULL_MAX + 8),
-			-EINVAL);
-}
-
-/* ---- Fresh output and memory only while used ----------------------------- */
-
-/*
- * A clone of the machine: an instance holding a block's worth and more of
- * tested words is saved, makes a block, is restored, and makes the block
- * again. The source gives the clone other samples, as a real one does, so
- * the two blocks differ: neither is made of the saved words alone. Run at
- * the ceiling step, where a window leaves most words over. How many of the
- * saved words a block may still use is checked word by word by
- * jtsc_output_model_test() and jtsc_interleave_test(). The copy includes
- * the instance's mutex, unlocked, restored at the same address.
- */
-static void jtsc_fresh_test(struct kunit *test)
-{
-	const unsigned int wpb = jtsc_test_block_words(JTSC_SRC_SPEC);
-	struct jtsc_rng *rng, *saved;
-	u8 a[SHA256_DIGEST_SIZE], b[SHA256_DIGEST_SIZE];
-	struct jtsc_fake *f;
-	u64 taken;
-
-	saved = kunit_kmalloc(test, sizeof(*saved), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, saved);
-	f = jtsc_fake_start(test, JTSC_FAKE_REAL);
-	rng = jtsc_test_rng(test, JTSC_COLLECT_SPEC);
-	KUNIT_ASSERT_EQ(test, jtsc_rng_generate(rng, a, sizeof(a)), 0);
-	/* What makes the test: the saved pool alone could make a block. */
-	KUNIT_ASSERT_GE(test, rng->tested, wpb);
-
-	memcpy(saved, rng, sizeof(*rng));
-	taken = f->src[JTSC_SRC_SPEC].taken;
-	KUNIT_ASSERT_EQ(test, jtsc_rng_generate(rng, a, sizeof(a)), 0);
-	KUNIT_EXPECT_GT(test, f->src[JTSC_SRC_SPEC].taken, taken);
-	memcpy(rng, saved, sizeof(*rng));
-	KUNIT_ASSERT_EQ(test, jtsc_rng_generate(rng, b, sizeof(b)), 0);
-	KUNIT_EXPECT_MEMNEQ(test, a, b, sizeof(a));
-	memzero_explicit(saved, sizeof(*saved));
-}
-
-/*
- * The kernel's count of vmalloc'd pages, which only a suite built in can
- * read; -1 in a module.
- */
-static long jtsc_test_vmalloc_pages(void)
-{
-#if IS_BUILTIN(CONFIG_JITTER_TSC_KUNIT_TEST)
-	return vmalloc_nr_pages();
-#else
-	return -1;
-#endif
-}
-
-/*
- * A shard holds no buffer before its first request, holds one while it is
- * used, and is parked, its pool wiped and its buffer freed (the vmalloc
- * pages come back), once it is idle or not in use when asked; a shard in
- * use is left alone; the next request starts again.
- */
-static void jtsc_buffer_lifetime_test(struct kunit *test)
-{
-	const bool spec = IS_ENABLED(CONFIG_X86_64);
-	struct jtsc_fake *f = jtsc_fake_start(test, JTSC_FAKE_REAL);
-	struct jtsc_group *g = jtsc_test_shards(test, f, 2);
-	struct jtsc_rng *rng = g->shards[0];
-	long pages = jtsc_test_vmalloc_pages();
-	u8 out[SHA256_DIGEST_SIZE];
-	u64 taken;
-
-	KUNIT_EXPECT_NULL(test, rng->buf.mem);
-	KUNIT_ASSERT_EQ(test, jtsc_rng_generate(rng, out, sizeof(out)), 0);
-	KUNIT_EXPECT_TRUE(test, rng->started);
-	if (spec) {
-		KUNIT_EXPECT_NOT_NULL(test, rng->buf.mem);
-		if (pages >= 0)
-			KUNIT_EXPECT_GE(test, jtsc_test_vmalloc_pages(),
-					pages + (SZ_8M >> PAGE_SHIFT));
-	}
-	KUNIT_EXPECT_NULL(test, g->shards[1]->buf.mem);
-
-	/* Used a moment ago: not idle for an hour. */
-	KUNIT_EXPECT_EQ(test, jtsc_group_park_idle(g, 3600 * HZ),
-			spec || rng->tested + rng->pending > 0);
-	KUNIT_EXPECT_TRUE(test, rng->started);
-	/* In use: left alone, whatever its age. */
-	mutex_lock(&rng->lock);
-	KUNIT_EXPECT_TRUE(test, jtsc_group_park_idle(g, 0));
-	mutex_unlock(&rng->lock);
-	KUNIT_EXPECT_TRUE(test, rng->started);
-
-	KUNIT_EXPECT_FALSE(test, jtsc_group_park_idle(g, 0));
-	KUNIT_EXPECT_FALSE(test, rng->started);
-	KUNIT_EXPECT_NULL(test, rng->buf.mem);
-	KUNIT_EXPECT_EQ(test, rng->tested + rng->pending, 0U);
-	KUNIT_EXPECT_TRUE(test, jtsc_test_all((u8 *)rng->pool, sizeof(rng->pool), 0));
-	if (pages >= 0)
-		KUNIT_EXPECT_LT(test, jtsc_test_vmalloc_pages(), pages + (SZ_1M >> PAGE_SHIFT));
-
-	/* The next request runs the startup test again, at the group's step. */
-	taken = f->src[rng->active].taken;
-	KUNIT_ASSERT_EQ(test, jtsc_rng_generate(rng, out, sizeof(out)), 0);
-	KUNIT_EXPECT_GE(test, f->src[rng->active].taken - taken, (u64)JTSC_TEST_STARTUP);
-	KUNIT_EXPECT_EQ(test, rng->stats[rng->active].estimates, 1ULL);
-	if (spec)
-		KUNIT_EXPECT_NOT_NULL(test, rng->buf.mem);
-}
-
-/*
- * A VM fork, a suspend or a hibernation (jtsc_machine_changed()): an
- * instance not in use is parked at once, and one that was in use at its
- * next request, which starts with a new startup test.
- */
-static void jtsc_machine_changed_test(struct kunit *test)
-{
-	struct jtsc_fake *f = jtsc_fake_start(test, JTSC_FAKE_REAL);
-	struct jtsc_rng *rng = jtsc_test_rng(test, JTSC_COLLECT_SPEC);
-	u8 out[SHA256_DIGEST_SIZE];
-	u64 taken;
-
-	KUNIT_ASSERT_EQ(test, jtsc_rng_generate(rng, out, sizeof(out)), 0);
-	KUNIT_ASSERT_GT(test, rng->tested + rng->pending, 0U);
-	jtsc_machine_changed();
-	/* Not an instance of the registered group: parked on its next request. */
-	KUNIT_EXPECT_TRUE(test, rng->started);
-	taken = f->src[JTSC_SRC_SPEC].taken;
-	KUNIT_ASSERT_EQ(test, jtsc_rng_generate(rng, out, sizeof(out)), 0);
-	KUNIT_EXPECT_EQ(test, rng->stats[JTSC_SRC_SPEC].estimates, 2ULL);
-	KUNIT_EXPECT_GE(test, f->src[JTSC_SRC_SPEC].taken - taken, (u64)JTSC_TEST_STARTUP);
-	/* Once only. */
-	KUNIT_ASSERT_EQ(test, jtsc_rng_generate(rng, out, sizeof(out)), 0);
-	KUNIT_EXPECT_EQ(test, rng->stats[JTSC_SRC_SPEC].estimates, 2ULL);
 }
 
 #ifdef CONFIG_X86_64
@@ -3354,38 +1664,6 @@ static void jtsc_walk_test(struct kunit *test)
 	kunit_skip(test, "no speculative collector on this architecture");
 }
 #endif
-
-/*
- * An intermittent failure is recovered from inside the crypto_rng call:
- * the reader gets data, the instance counts the failure.
- */
-static void jtsc_crypto_intermittent_test(struct kunit *test)
-{
-	struct jtsc_fake *f = jtsc_fake_start(test, JTSC_FAKE_REAL);
-	struct jtsc_group *g = jtsc_test_shards(test, f, 1);
-	struct jtsc_fake_src *spec = &f->src[JTSC_SRC_SPEC];
-	struct crypto_rng *tfm;
-	u8 *big = kunit_kzalloc(test, SZ_4K, GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, big);
-	kunit_activate_static_stub(test, jtsc_kcapi_group, jtsc_fake_kcapi_group);
-	tfm = crypto_alloc_rng("jitter_tsc", 0, 0);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, tfm);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, jtsc_test_free_rng, tfm), 0);
-	KUNIT_ASSERT_EQ(test, crypto_rng_get_bytes(tfm, big, 64), 0);
-
-	/* A stuck stretch as long as the RCT cutoff: intermittent only. */
-	spec->script.det = &jtsc_det_stuck;
-	spec->script.det_from = spec->taken + 100;
-	spec->script.det_len = jtsc_test_params(JTSC_SRC_SPEC)->rct_cutoff;
-	KUNIT_EXPECT_EQ(test, crypto_rng_get_bytes(tfm, big, SZ_4K), 0);
-	KUNIT_EXPECT_FALSE(test, jtsc_test_all(big, SZ_4K, 0));
-	KUNIT_EXPECT_EQ(test, g->shards[0]->stats[JTSC_SRC_SPEC].intermittent, 1ULL);
-	KUNIT_EXPECT_EQ(test, g->shards[0]->stats[JTSC_SRC_SPEC].permanent, 0ULL);
-	KUNIT_EXPECT_EQ(test, g->shards[0]->active, JTSC_SRC_SPEC);
-}
-
-/* ---- Crypto API --------------------------------------------------------- */
 
 static int jtsc_test_cmp_u64(const void *a, const void *b)
 {
@@ -3460,7 +1738,7 @@ static int jtsc_test_thread(void *data)
 		if (t->until && i >= JTSC_TEST_MIN_ROUNDS && time_after(jiffies, t->until))
 			break;
 		ret = tfm ? crypto_rng_get_bytes(tfm, a, sizeof(a)) :
-		      jtsc_rng_generate_wait(t->rng, a, sizeof(a));
+		      jtsc_rng_generate(t->rng, a, sizeof(a));
 
 		if (ret && !t->gen_err)
 			t->gen_err = ret;
@@ -3549,11 +1827,15 @@ static void jtsc_test_threads(struct kunit *test, struct jtsc_rng *rng,
  */
 static void jtsc_crypto_threads_test(struct kunit *test)
 {
-	const unsigned int rounds = jtsc_test_timer_only() ? 4 : 64;
+	const unsigned int rounds = IS_ENABLED(CONFIG_X86_64) ? 64 : 4;
+	struct jtsc_group *g = jtsc_test_group(test, JTSC_COLLECT_ALL);
+	struct jtsc_rng *rng;
+	int ret;
 
 	jtsc_test_threads(test, NULL, rounds, "transforms");
-	jtsc_test_threads(test, jtsc_test_rng(test, JTSC_COLLECT_ALL), rounds,
-			  "one instance");
+	rng = jtsc_test_rng(test, g, &ret);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	jtsc_test_threads(test, rng, rounds, "one instance");
 }
 
 /* Transforms come and go while a kthread reads from another one. */
@@ -3589,47 +1871,46 @@ static void jtsc_crypto_free_while_reading_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->same, 0U);
 }
 
+
 /* ---- Suite -------------------------------------------------------------- */
 
 static int jtsc_test_init(struct kunit *test)
 {
-	test->priv = kunit_kzalloc(test, sizeof(struct jtsc_fake), GFP_KERNEL);
-	return test->priv ? 0 : -ENOMEM;
+	enum jtsc_source src;
+
+	memset(jtsc_fake, 0, sizeof(jtsc_fake));
+	for (src = 0; src < JTSC_NR_SOURCES; src++)
+		jtsc_fake[src].seed = JTSC_TEST_SEED + src;
+	return 0;
 }
 
 static struct kunit_case jtsc_test_cases[] = {
 	KUNIT_CASE(jtsc_cutoffs_test),
-	KUNIT_CASE_PARAM(jtsc_params_test, jtsc_source_gen_params),
-	KUNIT_CASE_PARAM(jtsc_constants_test, jtsc_source_gen_params),
-	KUNIT_CASE_PARAM(jtsc_health_history_test, jtsc_source_gen_params),
-	KUNIT_CASE_PARAM(jtsc_health_recovery_test, jtsc_source_gen_params),
-	KUNIT_CASE_PARAM(jtsc_health_cutoff_test, jtsc_cut_gen_params),
+	KUNIT_CASE(jtsc_params_test),
+	KUNIT_CASE(jtsc_health_healthy_test),
+	KUNIT_CASE(jtsc_health_rct_test),
+	KUNIT_CASE(jtsc_health_apt_test),
+	KUNIT_CASE(jtsc_health_hold_test),
 	KUNIT_CASE_PARAM(jtsc_det_health_test, jtsc_det_gen_params),
+	KUNIT_CASE_PARAM(jtsc_det_startup_test, jtsc_det_gen_params),
+	KUNIT_CASE_PARAM(jtsc_det_operation_test, jtsc_det_gen_params),
+	KUNIT_CASE(jtsc_core_failures_test),
+	KUNIT_CASE(jtsc_core_backoff_test),
+	KUNIT_CASE(jtsc_core_words_test),
 	KUNIT_CASE_PARAM(jtsc_lfsr_kat_test, jtsc_lfsr_gen_params),
 	KUNIT_CASE(jtsc_lfsr_every_bit_test),
-	KUNIT_CASE_PARAM(jtsc_counter_check_test, jtsc_counter_gen_params),
-	KUNIT_CASE_PARAM(jtsc_rng_init_test, jtsc_init_gen_params),
-	KUNIT_CASE_PARAM(jtsc_det_startup_test, jtsc_det_gen_params),
 	KUNIT_CASE_PARAM(jtsc_known_entropy_test, jtsc_known_gen_params),
 	KUNIT_CASE(jtsc_estimate_edges_test),
 	KUNIT_CASE(jtsc_ladder_pick_test),
+	KUNIT_CASE_PARAM(jtsc_counter_check_test, jtsc_counter_gen_params),
+	KUNIT_CASE(jtsc_rng_init_test),
+	KUNIT_CASE(jtsc_refused_test),
+	KUNIT_CASE(jtsc_instance_death_test),
 	KUNIT_CASE(jtsc_step_kept_test),
-	KUNIT_CASE_PARAM(jtsc_output_model_test, jtsc_source_gen_params),
-	KUNIT_CASE_PARAM(jtsc_det_operation_test, jtsc_det_gen_params),
-	KUNIT_CASE_PARAM(jtsc_straddle_test, jtsc_straddle_gen_params),
-	KUNIT_CASE_PARAM(jtsc_window_release_test, jtsc_gate_gen_params),
-	KUNIT_CASE_PARAM(jtsc_credit_pinned_test, jtsc_source_gen_params),
-	KUNIT_CASE_PARAM(jtsc_interleave_test, jtsc_source_gen_params),
-	KUNIT_CASE(jtsc_failover_test),
-	KUNIT_CASE(jtsc_failover_midfill_test),
-	KUNIT_CASE(jtsc_crypto_failover_test),
-	KUNIT_CASE(jtsc_crypto_intermittent_test),
-	KUNIT_CASE(jtsc_fresh_test),
-	KUNIT_CASE(jtsc_buffer_lifetime_test),
-	KUNIT_CASE(jtsc_machine_changed_test),
-	KUNIT_CASE(jtsc_walk_test),
+	KUNIT_CASE(jtsc_output_model_test),
 	KUNIT_CASE(jtsc_pull_test),
-	KUNIT_CASE(jtsc_pull_global_test),
+	KUNIT_CASE(jtsc_buffer_test),
+	KUNIT_CASE(jtsc_walk_test),
 	KUNIT_CASE_PARAM(jtsc_crypto_sizes_test, jtsc_size_gen_params),
 	KUNIT_CASE(jtsc_crypto_threads_test),
 	KUNIT_CASE(jtsc_crypto_free_while_reading_test),
@@ -3643,7 +1924,3 @@ static struct kunit_suite jtsc_test_suite = {
 };
 
 kunit_test_suite(jtsc_test_suite);
-
-MODULE_DESCRIPTION("KUnit tests for the jitter_tsc entropy source");
-MODULE_LICENSE("GPL");
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);

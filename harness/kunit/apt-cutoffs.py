@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# Prints the binomial cutoff table of lib/kunit-tests/jitter_tsc_kunit.c.
+# Prints the binomial cutoff table of crypto/jitter_tsc_kunit.c.
 #
 # SP 800-90B 4.4.2: for a claimed min-entropy H per sample, a window of W
 # samples and a false-alarm probability alpha, the cutoff is

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Checks that the generated tables in lib/kunit-tests/jitter_tsc_kunit.c are
+# Checks that the generated tables in crypto/jitter_tsc_kunit.c are
 # exactly what their independent models print: the LFSR known answers
 # (harness/kunit/lfsr-vectors.py) and the binomial cutoffs of the APT and
 # of the predictor hits (harness/kunit/apt-cutoffs.py).
@@ -7,7 +7,7 @@
 set -eu
 
 root=${1:-$(cd "$(dirname "$0")/../.." && pwd)}
-test_c=$root/lib/kunit-tests/jitter_tsc_kunit.c
+test_c=$root/crypto/jitter_tsc_kunit.c
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 status=0

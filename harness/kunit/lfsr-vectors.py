@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# Prints the LFSR known-answer table of lib/kunit-tests/jitter_tsc_kunit.c.
+# Prints the LFSR known-answer table of crypto/jitter_tsc_kunit.c.
 #
 # An independent, bit-by-bit model of jtsc_lfsr_fold(): a Fibonacci LFSR for
 # x^64 + x^61 + x^56 + x^31 + x^28 + x^23 + 1 shifting left, with taps at
