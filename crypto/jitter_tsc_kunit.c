@@ -309,8 +309,10 @@ static void jtsc_health_healthy_test(struct kunit *test)
 		struct jtsc_health *h = jtsc_test_health(test, p);
 
 		for (n = 1, closed = 0; n <= 2 * JTSC_TEST_PRED_WINDOW; n++) {
-			KUNIT_ASSERT_EQ_MSG(test, jtsc_health_sample(h, jtsc_test_byte(JTSC_TEST_SEED, n)),
-					    JTSC_HEALTH_OK, "%s, sample %u", jtsc_test_pname(p), n);
+			u8 b = jtsc_test_byte(JTSC_TEST_SEED, n);
+
+			KUNIT_ASSERT_EQ_MSG(test, jtsc_health_sample(h, b), JTSC_HEALTH_OK,
+					    "%s, sample %u", jtsc_test_pname(p), n);
 			KUNIT_EXPECT_EQ(test, h->apt_seen, n % JTSC_TEST_APT_WINDOW);
 			closed += !h->pred_seen;
 		}
@@ -508,7 +510,6 @@ static unsigned int jtsc_det_lead(const struct jtsc_det_case *d)
 	}
 }
 
-
 /*
  * Each stream fails the health tests after a healthy start, wherever it
  * starts: intermittently once some predictor has hit run_cutoff samples in
@@ -526,8 +527,8 @@ static void jtsc_det_health_test(struct kunit *test)
 		enum jtsc_health_result res;
 
 		for (j = 0; j < JTSC_TEST_STARTUP + 1000; j++)
-			KUNIT_ASSERT_EQ(test, jtsc_health_sample(h, jtsc_test_byte(JTSC_TEST_SEED, j)),
-					JTSC_HEALTH_OK);
+			KUNIT_ASSERT_EQ(test, JTSC_HEALTH_OK,
+					jtsc_health_sample(h, jtsc_test_byte(JTSC_TEST_SEED, j)));
 		for (j = 0; j < lead + p->run_perm_cutoff; j++) {
 			res = jtsc_health_sample(h, jtsc_det_sample(d, j));
 			if (res != JTSC_HEALTH_OK && first == UINT_MAX)
@@ -628,7 +629,8 @@ static void jtsc_det_operation_test(struct kunit *test)
 			KUNIT_ASSERT_EQ(test, ph, JTSC_RUNNING);
 			released = 0;
 			for (batch = 0; ph == JTSC_RUNNING && batch < 64; batch++) {
-				jtsc_test_stream(raw, JTSC_BATCH, d, (u64)batch * JTSC_BATCH, ats[a]);
+				jtsc_test_stream(raw, JTSC_BATCH, d, (u64)batch * JTSC_BATCH,
+						 ats[a]);
 				ph = jtsc_core_feed(c, raw);
 				if (ph != JTSC_RUNNING)
 					break;
@@ -757,6 +759,7 @@ static void jtsc_core_words_test(struct kunit *test)
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, raw);
 	for (top = 0; top < 2; top++) {
 		const struct jtsc_health_params *p = jtsc_test_end(top);
+		struct jtsc_health *h = &c->life[JTSC_SRC_SPEC].health;
 		u64 lfsr = 0;
 
 		memset(c, 0, sizeof(*c));
@@ -773,7 +776,8 @@ static void jtsc_core_words_test(struct kunit *test)
 			at += JTSC_BATCH;
 			for (w = 0; w < JTSC_BATCH; w += p->samples_per_word)
 				for (i = w; i < w + p->samples_per_word; i += 8)
-					lfsr = jtsc_lfsr_fold(lfsr, get_unaligned_le64(raw + i), 64);
+					lfsr = jtsc_lfsr_fold(lfsr, get_unaligned_le64(raw + i),
+							      64);
 			KUNIT_ASSERT_EQ(test, jtsc_core_feed(c, raw), JTSC_RUNNING);
 			made = b * JTSC_BATCH / p->samples_per_word;
 			KUNIT_ASSERT_EQ(test, c->tested + c->pending, made);
@@ -782,8 +786,8 @@ static void jtsc_core_words_test(struct kunit *test)
 			if (b * JTSC_BATCH % JTSC_TEST_PRED_WINDOW)
 				continue;
 			KUNIT_EXPECT_EQ(test, c->pending,
-					DIV_ROUND_UP(jtsc_health_hold(&c->life[JTSC_SRC_SPEC].health) +
-						     JTSC_MAX_LAG, p->samples_per_word));
+					DIV_ROUND_UP(JTSC_MAX_LAG + jtsc_health_hold(h),
+						     p->samples_per_word));
 		}
 		KUNIT_EXPECT_GT(test, c->tested, 0U);
 		words = jtsc_core_words(c, JTSC_TEST_BLOCK_CREDIT);
@@ -1053,7 +1057,6 @@ static void jtsc_ladder_pick_test(struct kunit *test)
 	e.h_min = 8 * JTSC_EST_ONE;
 	KUNIT_EXPECT_EQ(test, jtsc_ladder_pick(&e, JTSC_EST_MARGIN), (int)jtsc_ladder_steps - 1);
 }
-
 
 /* ---- The cycle counter check -------------------------------------------- */
 
@@ -1389,13 +1392,15 @@ static void jtsc_step_kept_test(struct kunit *test)
 /*
  * Output is SHA-256 over the pool words, which are the LFSR fold of the
  * samples that follow the startup test, and each block is credited what
- * its words carry. A request's blocks differ, and so do two requests'.
+ * its words carry. A request's blocks differ, and so do two requests'; a
+ * new request's first block takes JTSC_FRESH_CREDIT from new samples.
  */
 static void jtsc_output_model_test(struct kunit *test)
 {
 	struct jtsc_group *g = jtsc_test_group(test, BIT(JTSC_SRC_SPEC));
 	u8 out[2 * SHA256_DIGEST_SIZE], again[SHA256_DIGEST_SIZE], want[SHA256_DIGEST_SIZE];
 	unsigned int words, per, w, i;
+	struct jtsc_fake_src *f = &jtsc_fake[JTSC_SRC_SPEC];
 	u64 *model, lfsr = 0, at;
 	struct jtsc_rng *rng;
 	int ret;
@@ -1413,7 +1418,7 @@ static void jtsc_output_model_test(struct kunit *test)
 			unsigned int k;
 
 			for (k = 0; k < 8; k++)
-				v |= (u64)jtsc_fake_sample(&jtsc_fake[JTSC_SRC_SPEC], at++) << (8 * k);
+				v |= (u64)jtsc_fake_sample(f, at++) << (8 * k);
 			lfsr = jtsc_lfsr_fold(lfsr, v, 64);
 		}
 		model[w] = lfsr;
@@ -1424,8 +1429,12 @@ static void jtsc_output_model_test(struct kunit *test)
 	KUNIT_EXPECT_MEMNEQ(test, out, out + SHA256_DIGEST_SIZE, SHA256_DIGEST_SIZE);
 	KUNIT_EXPECT_EQ(test, rng->stats[JTSC_SRC_SPEC].credited,
 			2ULL * words * jtsc_test_word(rng));
+	/* A new request takes JTSC_FRESH_CREDIT from samples it collects. */
+	at = f->taken;
 	KUNIT_ASSERT_EQ(test, jtsc_rng_generate(rng, again, sizeof(again)), 0);
 	KUNIT_EXPECT_MEMNEQ(test, again, out + SHA256_DIGEST_SIZE, sizeof(again));
+	KUNIT_EXPECT_GE(test, f->taken - at,
+			(u64)DIV_ROUND_UP(JTSC_TEST_FRESH_CREDIT, jtsc_test_word(rng)) * per);
 }
 
 /*
@@ -1510,7 +1519,8 @@ static void jtsc_known_entropy_test(struct kunit *test)
 		rng = jtsc_test_rng(test, g, &ret);
 		KUNIT_EXPECT_EQ(test, rng->stats[src].estimates, 1ULL);
 		if (ret || below_floor) {
-			KUNIT_EXPECT_EQ_MSG(test, ret, -ENODEV, "%s: not refused", g->col[src].name);
+			KUNIT_EXPECT_EQ_MSG(test, ret, -ENODEV, "%s: not refused",
+					    g->col[src].name);
 			KUNIT_EXPECT_EQ(test, jtsc_group_step(g, src), -ENODEV);
 			continue;
 		}
@@ -1587,7 +1597,6 @@ static void jtsc_test_sizes(struct kunit *test, unsigned int len,
 				len, "%s: two calls returned the same %u bytes",
 				what, len);
 }
-
 
 /* ---- The crypto API, on the real collectors ----------------------------- */
 
@@ -1870,7 +1879,6 @@ static void jtsc_crypto_free_while_reading_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->gen_err, 0);
 	KUNIT_EXPECT_EQ(test, t->same, 0U);
 }
-
 
 /* ---- Suite -------------------------------------------------------------- */
 

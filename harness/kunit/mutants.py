@@ -30,192 +30,203 @@ KCAPI = 'crypto/jitter_tsc_kcapi.c'
 CORE = 'crypto/jitter_tsc_core.c'
 
 MUTANTS = [
+    # The core: credit, health tests, release, a collector's life
     {
         'name': 'credit-doubled',
-        'what': 'every pull and block credited twice what its words carry',
-        'cases': ['jtsc_credit_pinned_test'],
-        'file': KCAPI,
-        'old': 'return words * jtsc_word_credit(rng, rng->active);',
-        'new': 'return 2 * words * jtsc_word_credit(rng, rng->active);',
+        'what': 'every word handed out credited twice what it carries',
+        'cases': ['jtsc_core_words_test', 'jtsc_output_model_test', 'jtsc_pull_test'],
+        'file': CORE,
+        'old': '\tunsigned int credit = words * jtsc_word_credit(c);',
+        'new': '\tunsigned int credit = 2 * words * jtsc_word_credit(c);',
     },
     {
-        'name': 'block-words-before-start',
-        'what': 'the words of a block counted at the step of the collector '
-                'active before the shard (re)started one: after a failover, '
-                'a timer block of 22 words (88 bits) at the speculative step',
-        'cases': ['jtsc_failover_test'],
-        'file': KCAPI,
-        'old': '\t\tret = jtsc_ready_request(rng);\n'
-               '\t\t/*\n'
-               '\t\t * After jtsc_ready_request(): what a word carries is that of\n'
-               '\t\t * the collector it readied, at the step it chose.\n'
-               '\t\t */\n'
-               '\t\tif (!ret) {\n'
-               '\t\t\t/* All that is in the pool now predates this request. */\n'
-               '\t\t\tif (first)\n'
-               '\t\t\t\trng->stale = rng->tested + rng->pending;\n'
-               '\t\t\twords = DIV_ROUND_UP(JTSC_BLOCK_CREDIT, jtsc_word_credit(rng, rng->active));\n',
-        'new': '\t\tif (rng->health[rng->active].params)\n'
-               '\t\t\twords = DIV_ROUND_UP(JTSC_BLOCK_CREDIT, jtsc_word_credit(rng, rng->active));\n'
-               '\t\tret = jtsc_ready_request(rng);\n'
-               '\t\tif (!ret) {\n'
-               '\t\t\tif (first)\n'
-               '\t\t\t\trng->stale = rng->tested + rng->pending;\n'
-               '\t\t\twords = words ?: DIV_ROUND_UP(JTSC_BLOCK_CREDIT, jtsc_word_credit(rng, rng->active));\n',
+        'name': 'cutoff-one-late',
+        'what': 'every intermittent cutoff reached one sample late',
+        'cases': ['jtsc_health_rct_test', 'jtsc_health_apt_test'],
+        'file': CORE,
+        'old': '\tif (unlikely(count == cutoff))',
+        'new': '\tif (unlikely(count == cutoff + 1))',
     },
     {
-        'name': 'pending-dropped',
-        'what': 'words made but not yet released are lost when tested words '
-                'are taken, instead of carried to the next call',
-        'cases': ['jtsc_interleave_test'],
-        'file': KCAPI,
-        'old': 'unsigned int left = rng->tested + rng->pending - words;',
-        'new': 'unsigned int left = rng->tested - min(words, rng->tested);',
-    },
-    {
-        'name': 'no-failover',
-        'what': 'a permanent failure ends all output although the timer '
-                'collector is left (the behaviour before failover)',
-        'cases': ['jtsc_failover_test', 'jtsc_crypto_failover_test'],
-        'file': KCAPI,
-        'old': '\tfirst = !test_and_set_bit(src, &g->dead);\n\tnext = jtsc_first_alive(g);\n',
-        'new': '\tfirst = !test_and_set_bit(src, &g->dead);\n\tnext = JTSC_NR_SOURCES;\n',
-    },
-    {
-        'name': 'dead-ignored',
-        'what': 'an instance keeps serving a collector that another instance '
-                'found dead',
-        'cases': ['jtsc_failover_test'],
-        'file': KCAPI,
-        'old': 'if (likely(rng->started && !test_bit(rng->active, &rng->group->dead)))',
-        'new': 'if (likely(rng->started))',
-    },
-    {
-        'name': 'dead-checked-per-block',
-        'what': 'the group asked whether the collector is dead only when a '
-                'block starts, not after each batch: a block is still filled '
-                'from a collector another instance found dead',
-        'cases': ['jtsc_failover_midfill_test'],
-        'file': KCAPI,
-        'old': '\t\tret = jtsc_add_words(rng);\n'
-               '\t\tif (!ret)\n'
-               '\t\t\tret = jtsc_ready(rng);\n',
-        'new': '\t\tret = jtsc_add_words(rng);\n',
-    },
-    {
-        'name': 'consume-unlocked',
-        'what': 'a block hashed under one hold of the instance lock and its '
-                'words dropped under another: two readers of one shard can '
-                'be given the same block, each reader\'s own blocks still differ',
-        'cases': ['jtsc_crypto_threads_test'],
-        'file': KCAPI,
-        'old': '\t\tif (!ret) {\n'
-               '\t\t\tsha256((const u8 *)rng->pool, words * sizeof(rng->pool[0]), block);\n'
-               '\t\t\tjtsc_consume(rng, words, jtsc_credit(rng, words));\n'
-               '\t\t}\n'
-               '\t\trng->last_used = jiffies;\n'
-               '\t\tmutex_unlock(&rng->lock);\n',
-        'new': '\t\tif (!ret)\n'
-               '\t\t\tsha256((const u8 *)rng->pool, words * sizeof(rng->pool[0]), block);\n'
-               '\t\trng->last_used = jiffies;\n'
-               '\t\tmutex_unlock(&rng->lock);\n'
-               '\t\tif (!ret) {\n'
-               '\t\t\tschedule_timeout_uninterruptible(1);\n'
-               '\t\t\tmutex_lock(&rng->lock);\n'
-               '\t\t\twords = min(words, rng->tested);\n'
-               '\t\t\tjtsc_consume(rng, words, jtsc_credit(rng, words));\n'
-               '\t\t\tmutex_unlock(&rng->lock);\n'
-               '\t\t}\n',
-    },
-    {
-        'name': 'estimate-ignored',
-        'what': 'every startup test credits the ceiling, whatever its '
-                'samples\' estimate (a compile-time credit, again)',
-        'cases': ['jtsc_known_entropy_test'],
-        'file': KCAPI,
-        'old': '\tstep = jtsc_ladder_pick(&e, jtsc_collectors[src].margin);\n',
-        'new': '\tstep = e.h_min ? jtsc_ladder_steps - 1 : -1;\n',
-    },
-    {
-        'name': 'step-rewound',
-        'what': 'every startup test estimates its own samples again, the '
-                'draws a reader can repeat by opening and closing sockets',
-        'cases': ['jtsc_step_kept_test'],
-        'file': KCAPI,
-        'old': '\treturn (w & 0xff) == JTSC_STEP_REFUSED ? -ENODEV : w & 0xff;\n',
-        'new': '\treturn -ENOENT;\n',
-    },
-    {
-        'name': 'generation-kept',
-        'what': 'after a VM fork, suspend or hibernation the group keeps the '
-                'step estimated on the machine before',
-        'cases': ['jtsc_step_kept_test', 'jtsc_machine_changed_test'],
-        'file': KCAPI,
-        'old': '\tif (w >> 8 != gen || (w & 0xff) == JTSC_STEP_UNSET)\n',
-        'new': '\tif ((w & 0xff) == JTSC_STEP_UNSET)\n',
-    },
-    {
-        'name': 'no-new-startup-test',
-        'what': 'after an intermittent failure the collector goes on without '
-                'a new startup test of fresh samples',
-        'cases': ['jtsc_straddle_test'],
-        'file': KCAPI,
-        'old': '\t\trng->started = false;\n\t\trng->restart = true;\n',
-        'new': '\t\trng->restart = true;\n',
-    },
-    {
-        'name': 'higher-differences-off',
-        'what': 'only the first difference is predicted: a cubic or quartic '
-                'counter passes the health tests',
+        'name': 'no-higher-differences',
+        'what': 'only the first difference predicted: a counter whose step '
+                'grows (a quadratic or cubic ramp) goes unseen',
         'cases': ['jtsc_det_health_test'],
         'file': CORE,
-        'old': '\tfor (k = 1; k <= JTSC_NR_DIFF; k++) {\n',
-        'new': '\tfor (k = 1; k <= 1; k++) {\n',
+        'old': '\tfor (k = 1; k <= JTSC_NR_DIFF; k++) {',
+        'new': '\tfor (k = 1; k <= 1; k++) {',
+    },
+    {
+        'name': 'no-lags',
+        'what': 'the lag predictors see nothing: a periodic counter goes unseen',
+        'cases': ['jtsc_det_health_test', 'jtsc_det_startup_test'],
+        'file': CORE,
+        'old': '\thit = jtsc_lag_hits(h, sample);',
+        'new': '\thit = 0;',
+    },
+    {
+        'name': 'release-unheld',
+        'what': 'a closing window releases every pending word, those a run '
+                'still going reaches into included',
+        'cases': ['jtsc_det_operation_test', 'jtsc_core_words_test'],
+        'file': CORE,
+        'old': '\tunsigned int held = DIV_ROUND_UP(jtsc_health_hold(&l->health) + JTSC_MAX_LAG,',
+        'new': '\tunsigned int held = 0 * DIV_ROUND_UP(jtsc_health_hold(&l->health) + JTSC_MAX_LAG,',
+    },
+    {
+        'name': 'release-every-word',
+        'what': 'words released as they are made, before their window closes',
+        'cases': ['jtsc_det_operation_test', 'jtsc_core_words_test'],
+        'file': CORE,
+        'old': '\t\tif (!l->health.pred_seen)\n\t\t\tjtsc_release(c, l);',
+        'new': '\t\tjtsc_release(c, l);',
+    },
+    {
+        'name': 'failures-never-reset',
+        'what': 'intermittent failures counted forever, not since the last '
+                'released window: a healthy source is retired in the end',
+        'cases': ['jtsc_core_failures_test'],
+        'file': CORE,
+        'old': '\tc->pending = held;\n\tl->failures = 0;',
+        'new': '\tc->pending = held;',
+    },
+    {
+        'name': 'intermittent-forever',
+        'what': 'intermittent failures in a row never retire a collector',
+        'cases': ['jtsc_core_failures_test'],
+        'file': CORE,
+        'old': '\tif (res == JTSC_HEALTH_PERMANENT || ++l->failures >= JTSC_MAX_INTERMITTENT)\n'
+               '\t\tl->phase = JTSC_DEAD;\n\telse',
+        'new': '\tif (res == JTSC_HEALTH_PERMANENT || ++l->failures >= 100)\n'
+               '\t\tl->phase = JTSC_DEAD;\n\telse',
+    },
+    {
+        'name': 'refusal-retires',
+        'what': 'a startup test that fails retires the collector (the '
+                'behaviour any reader could wind down)',
+        'cases': ['jtsc_det_startup_test', 'jtsc_rng_init_test', 'jtsc_refused_test'],
+        'file': CORE,
+        'old': '\t\tl->phase = JTSC_REFUSED;',
+        'new': '\t\tl->phase = JTSC_DEAD;',
+    },
+    {
+        'name': 'backoff-flat',
+        'what': 'the backoff of a refused collector does not grow',
+        'cases': ['jtsc_core_backoff_test', 'jtsc_det_startup_test'],
+        'file': CORE,
+        'old': 'min_t(unsigned int, 2 * l->backoff, JTSC_BACKOFF_MAX)',
+        'new': 'min_t(unsigned int, l->backoff, JTSC_BACKOFF_MAX)',
+    },
+    {
+        'name': 'backoff-ignored',
+        'what': 'a refused collector is picked again during its backoff',
+        'cases': ['jtsc_core_backoff_test', 'jtsc_det_startup_test', 'jtsc_refused_test'],
+        'file': CORE,
+        'old': 'if (l->phase == JTSC_REFUSED && (long)(now - l->retry_at) < 0) {',
+        'new': 'if (l->phase == JTSC_REFUSED && 0) {',
+    },
+    {
+        'name': 'death-forgotten',
+        'what': 'a park (a VM fork) brings a dead collector back',
+        'cases': ['jtsc_core_failures_test'],
+        'file': CORE,
+        'old': '\t\tif (l->phase == JTSC_RUNNING || l->phase == JTSC_RESTART ||',
+        'new': '\t\tif (l->phase == JTSC_RUNNING || l->phase == JTSC_RESTART || l->phase == JTSC_DEAD ||',
     },
     {
         'name': 'stale-kept',
-        'what': 'words made before a request are not dropped: after a '
-                'snapshot is restored, the first block is made of the saved '
-                'pool alone, the same in every clone',
-        'cases': ['jtsc_fresh_test', 'jtsc_output_model_test'],
-        'file': KCAPI,
-        'old': '\tif (rng->stale > keep)\n',
-        'new': '\tif (rng->stale > keep + JTSC_POOL_WORDS)\n',
+        'what': 'a request draws on words made before it began (a clone of '
+                'the machine predicts its first block)',
+        'cases': ['jtsc_core_words_test', 'jtsc_output_model_test'],
+        'file': CORE,
+        'old': '\tif (c->stale > keep)',
+        'new': '\tif (0)',
     },
     {
-        'name': 'park-leaks-buffer',
-        'what': 'a parked instance forgets its buffer without freeing it',
-        'cases': ['jtsc_buffer_lifetime_test'],
-        'file': KCAPI,
-        'old': '\trng->buf.pass = 0;\n\tvfree(mem);\n',
-        'new': '\trng->buf.pass = 0;\n\t(void)mem;\n',
+        'name': 'fold-bit-0',
+        'what': 'the LFSR takes bit 0 of each input word only (the posted fold())',
+        'cases': ['jtsc_lfsr_kat_test', 'jtsc_lfsr_every_bit_test'],
+        'file': CORE,
+        'old': '((fb ^ (rev >> (64 - m))) & GENMASK_ULL(m - 1, 0))',
+        'new': '((fb ^ ((rev >> 63) << (m - 1))) & GENMASK_ULL(m - 1, 0))',
     },
     {
-        'name': 'park-keeps-pool',
-        'what': 'a parked instance frees its buffer but keeps its pool words',
-        'cases': ['jtsc_buffer_lifetime_test'],
-        'file': KCAPI,
-        'old': '\tjtsc_wipe(rng);\n\trng->started = false;\n\tjtsc_free_buf(rng);\n',
-        'new': '\trng->started = false;\n\tjtsc_free_buf(rng);\n',
+        'name': 'counter-slow-ignored',
+        'what': 'a counter trapped by a hypervisor passes the counter check',
+        'cases': ['jtsc_counter_check_test'],
+        'file': CORE,
+        'old': '\treturn c->read_ns > 1000 ? "slow to read" : NULL;',
+        'new': '\treturn NULL;',
     },
     {
-        'name': 'idle-ignored',
-        'what': 'an instance is parked however recently it was used',
-        'cases': ['jtsc_buffer_lifetime_test'],
+        'name': 'counter-coarse-ignored',
+        'what': 'a counter that steps by more than a read passes the check',
+        'cases': ['jtsc_counter_check_test'],
+        'file': CORE,
+        'old': '\tif (c->step * JTSC_COUNTER_READS > prev - first)',
+        'new': '\tif (0)',
+    },
+    # The glue
+    {
+        'name': 'estimate-every-startup',
+        'what': 'every startup test estimates and its step replaces the '
+                "group's: any reader can wind the credit down",
+        'cases': ['jtsc_step_kept_test'],
         'file': KCAPI,
-        'old': '\t\tif (time_before(jiffies, rng->last_used + idle)) {\n',
-        'new': '\t\tif (idle && false) {\n',
+        'old': ['\tint step = jtsc_group_step(rng->group, src);',
+                '\tif ((u32)old >> 8 == gen && (old & 0xff) < JTSC_STEP_REFUSED)\n'
+                '\t\treturn old & 0xff;\n'],
+        'new': ['\tint step = -ENOENT;', ''],
     },
     {
-        'name': 'eagain-to-reader',
-        'what': 'a crypto_rng reader is given -EAGAIN for a failure the '
-                'kernel has already recovered from',
-        'cases': ['jtsc_crypto_intermittent_test', 'jtsc_crypto_failover_test'],
+        'name': 'machine-change-ignored',
+        'what': 'an instance serves on after a VM fork, with the step and '
+                'pool of the machine it was',
+        'cases': ['jtsc_step_kept_test'],
         'file': KCAPI,
-        'old': '\twhile ((ret = jtsc_rng_generate(rng, dst, dlen)) == -EAGAIN) {\n',
-        'new': '\twhile ((ret = jtsc_rng_generate(rng, dst, dlen)) == -EAGAIN && !dlen) {\n',
+        'old': '\tif (rng->generation != atomic_read(&jtsc_generation))\n\t\tjtsc_park(rng);',
+        'new': '\tif (0)\n\t\tjtsc_park(rng);',
+    },
+    {
+        'name': 'no-fresh-words',
+        'what': "a request's first block made from words of earlier requests",
+        'cases': ['jtsc_output_model_test'],
+        'file': KCAPI,
+        'old': '\t\t\tif (first)\n\t\t\t\tjtsc_core_begin_request(',
+        'new': '\t\t\tif (0)\n\t\t\t\tjtsc_core_begin_request(',
+    },
+    {
+        'name': 'pull-no-failover',
+        'what': 'a pull ends on a failing collector instead of going on with '
+                'the next (random.c would fall back to the stock path)',
+        'cases': ['jtsc_instance_death_test', 'jtsc_buffer_test'],
+        'file': KCAPI,
+        'old': '\t} while (ret == -EAGAIN && !signal_pending(current));',
+        'new': '\t} while (0);',
+    },
+    {
+        'name': 'block-credit-halved',
+        'what': 'an output block fed only as much credit as it emits',
+        'cases': ['jtsc_output_model_test'],
+        'file': KCAPI,
+        'old': '\tJTSC_BLOCK_CREDIT = (2 * JTSC_BLOCK_SIZE * 8) << JTSC_ENTROPY_SHIFT,',
+        'new': '\tJTSC_BLOCK_CREDIT = (JTSC_BLOCK_SIZE * 8) << JTSC_ENTROPY_SHIFT,',
+    },
+    {
+        'name': 'buffer-kept',
+        'what': 'the speculative buffer kept after failing over to the timer',
+        'cases': ['jtsc_buffer_test'],
+        'file': KCAPI,
+        'old': '\t\tif (src != JTSC_SRC_SPEC)\n\t\t\tjtsc_free_buf(rng);\n\t\treturn 0;',
+        'new': '\t\treturn 0;',
     },
 ]
+
+def pairs(m):
+    """(old, new) of each change @m makes: one, or several in lists."""
+    if isinstance(m['old'], list):
+        return list(zip(m['old'], m['new']))
+    return [(m['old'], m['new'])]
 
 
 def die(msg):
@@ -293,8 +304,9 @@ def main():
     if len(chosen) != len(names):
         die('unknown mutant; known: ' + ' '.join(m['name'] for m in MUTANTS))
     for m in chosen:
-        if base[m['file']].count(m['old']) != 1:
-            die(m['name'] + ': the code it mutates is not in ' + m['file'] + ' once')
+        for old in pairs(m):
+            if base[m['file']].count(old[0]) != 1:
+                die(m['name'] + ': the code it mutates is not in ' + m['file'] + ' once')
 
     # The link copy is laid anew, so that it is build/linux as it is now.
     shutil.rmtree(SRC, ignore_errors=True)
@@ -307,7 +319,10 @@ def main():
           ('baseline', 'ok' if base_ok else 'FAILED', passed, failed, ', '.join(cases)))
     killed = 0
     for m in chosen:
-        lay(m['file'], base[m['file']].replace(m['old'], m['new']))
+        text = base[m['file']]
+        for old, new in pairs(m):
+            text = text.replace(old, new)
+        lay(m['file'], text)
         built, passed, failed, bad, logs = run(m['name'], m['cases'])
         dead = built and failed > 0
         killed += dead
