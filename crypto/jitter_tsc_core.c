@@ -80,6 +80,9 @@ const struct jtsc_health_params jtsc_ladder[] = {
 const unsigned int jtsc_ladder_steps = ARRAY_SIZE(jtsc_ladder);
 
 static_assert(JTSC_PRED_WINDOW % JTSC_APT_WINDOW == 0);
+static_assert(JTSC_BATCH % JTSC_MAX_SAMPLES_PER_WORD == 0);
+static_assert(JTSC_STARTUP_SAMPLES % JTSC_BATCH == 0);
+static_assert(JTSC_PRED_WINDOW % JTSC_BATCH == 0);
 static_assert(JTSC_PRED_WINDOW <= U16_MAX);
 static_assert((JTSC_MAX_LAG & (JTSC_MAX_LAG - 1)) == 0);
 static_assert(JTSC_NR_PREDICTORS < 128);
@@ -138,9 +141,7 @@ static unsigned long jtsc_gcd(unsigned long a, unsigned long b)
  * Both collectors measure with the counter, so one unfit for it disables
  * both: one that mostly stands still, that steps by more than it advances
  * over one of its own reads (it cannot time a read, let alone a pass), or
- * that takes over a microsecond to read even in the fastest batch (RDTSC
- * takes tens of nanoseconds natively and about 50 under QEMU TCG; a read
- * trapped by a hypervisor a microsecond or more).
+ * that is slow to read even in the fastest batch (trapped by a hypervisor).
  *
  * Context: Any context.
  * Return: NULL if the counter is fit, else why not.
@@ -154,9 +155,9 @@ const char *jtsc_counter_check(u64 (*read)(void), u64 (*clock_ns)(void),
 	*c = (struct jtsc_counter){};
 	first = read();
 	prev = first;
-	for (batch = 0; batch < JTSC_COUNTER_READS / 64; batch++) {
+	for (batch = 0; batch < JTSC_COUNTER_READS / JTSC_COUNTER_BATCH; batch++) {
 		start = clock_ns();
-		for (i = 0; i < 64; i++) {
+		for (i = 0; i < JTSC_COUNTER_BATCH; i++) {
 			now = read();
 			if (now == prev)
 				c->stuck++;
@@ -166,12 +167,12 @@ const char *jtsc_counter_check(u64 (*read)(void), u64 (*clock_ns)(void),
 		}
 		fastest = min(fastest, clock_ns() - start);
 	}
-	c->read_ns = fastest / 64;
+	c->read_ns = fastest / JTSC_COUNTER_BATCH;
 	if (c->stuck > JTSC_COUNTER_READS * 9 / 10)
 		return "stuck";
 	if (c->step * JTSC_COUNTER_READS > prev - first)
 		return "coarse";
-	return c->read_ns > 1000 ? "slow to read" : NULL;
+	return c->read_ns > JTSC_COUNTER_MAX_READ_NS ? "slow to read" : NULL;
 }
 
 /*

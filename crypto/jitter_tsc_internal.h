@@ -160,9 +160,14 @@ int jtsc_ladder_pick(const struct jtsc_estimate *e, unsigned int margin);
 
 /*
  * The cycle counter check: JTSC_COUNTER_READS reads back to back, in
- * batches of 64, the cost of a read taken from the fastest batch.
+ * batches, the cost of a read taken from the fastest batch; RDTSC takes
+ * tens of ns natively and about 50 under QEMU TCG, a trapped read 1 us.
  */
-#define JTSC_COUNTER_READS	1024
+enum {
+	JTSC_COUNTER_READS = 1024,
+	JTSC_COUNTER_BATCH = 64,
+	JTSC_COUNTER_MAX_READ_NS = 1000,
+};
 
 /* What jtsc_counter_check() saw: reads unchanged, step, ns per read. */
 struct jtsc_counter {

@@ -8,21 +8,17 @@
  * (jitter_tsc_estimate.c): the two collectors, the instances and their
  * locking, the crypto_rng "jitter_tsc" and jitter_tsc_pull() for random.c.
  *
- * An instance (struct jtsc_rng) has one core, one pool and one mutex;
- * collection sleeps in the timer collector. random.c pulls from an
- * instance of its own, set up at boot; the crypto_rng spreads its readers
- * over one instance per CPU, up to JTSC_MAX_SHARDS. Instances share one
- * thing: the ladder step each collector is credited at, set by the first
- * startup test of the machine generation (boot, then each VM fork, suspend
- * or hibernation) from its runtime estimate. Later startup tests, which
- * any reader can cause, only health-test at that step, so no reader can
- * move a credit. A collector that fails is refused or retired on that
- * instance alone (jitter_tsc_core.c).
- *
- * An instance holds the speculative collector's 8 MiB buffer and its pool
- * only while it is used: it is parked (pool wiped, buffer freed) when the
- * last transform goes, JTSC_IDLE_SECS after its last request, on a VM fork
- * and around suspend; random.c's once the crng is ready.
+ * An instance (struct jtsc_rng) has a core, a pool and a mutex. random.c
+ * pulls from one of its own, set up at boot; the crypto_rng spreads its
+ * readers over one per CPU, up to JTSC_MAX_SHARDS. They share one thing:
+ * each collector's ladder step, set by the first startup test of the
+ * machine generation (boot, then each VM fork, suspend or hibernation).
+ * Later startup tests, which any reader can cause, only health-test at
+ * that step, so no reader can move a credit; a collector that fails is
+ * refused or retired on that instance alone. An instance holds its 8 MiB
+ * buffer and pool only while used: it is parked when the last transform
+ * goes, JTSC_IDLE_SECS after its last request, on a VM fork and around
+ * suspend; random.c's once the crng is ready.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -90,9 +86,6 @@ enum {
 	JTSC_STEP_UNSET = 0xff,
 };
 
-static_assert(JTSC_BATCH % JTSC_MAX_SAMPLES_PER_WORD == 0);
-static_assert(JTSC_STARTUP_SAMPLES % JTSC_BATCH == 0);
-static_assert(JTSC_PRED_WINDOW % JTSC_BATCH == 0);
 static_assert(JTSC_BATCH % JTSC_SPEC_CHUNK == 0);
 
 struct jtsc_group jtsc_group;
@@ -177,13 +170,12 @@ static int jtsc_next_timer_cpu(int cpu)
 
 /*
  * The stack-timer collector, after try_to_generate_entropy(): a timer on
- * this stack is kept armed on another CPU for the next tick while the loop
- * calls schedule() and reads the counter. A sample is the time of one pass
- * through schedule(), with whatever the scheduler, interrupts and the
- * other CPUs did meanwhile; a timer expiry touches one pass in hundreds.
- * Its credit is what its samples measure, unlike random.c's one bit per
- * expiry. A pass whose reads were on different CPUs is dropped; the loop
- * sleeps, so migration stays enabled.
+ * this stack is kept armed on another CPU while the loop calls schedule()
+ * and reads the counter. A sample is the time of one pass through
+ * schedule(), with whatever interrupts and other CPUs did meanwhile (an
+ * expiry touches one pass in hundreds), credited as measured. A pass whose
+ * reads were on different CPUs is dropped; the loop sleeps, so it runs
+ * with migration enabled.
  */
 static int jtsc_timer_collect(struct jtsc_rng *rng)
 {
@@ -224,16 +216,8 @@ static int jtsc_timer_collect(struct jtsc_rng *rng)
 
 /* Their credit is measured: only the margin over the estimate differs. */
 const struct jtsc_collector jtsc_collectors[JTSC_NR_SOURCES] = {
-	[JTSC_SRC_SPEC] = {
-		.name = "speculative",
-		.margin = JTSC_EST_MARGIN,
-		.collect = jtsc_spec_collect,
-	},
-	[JTSC_SRC_TIMER] = {
-		.name = "timer",
-		.margin = JTSC_EST_MARGIN_TIMER,
-		.collect = jtsc_timer_collect,
-	},
+	[JTSC_SRC_SPEC] = { "speculative", JTSC_EST_MARGIN, jtsc_spec_collect },
+	[JTSC_SRC_TIMER] = { "timer", JTSC_EST_MARGIN_TIMER, jtsc_timer_collect },
 };
 
 /* One batch of @src into rng->raw, counted. */
@@ -463,13 +447,20 @@ static int jtsc_fill(struct jtsc_rng *rng, unsigned int words)
 	return 0;
 }
 
-/*
- * @len bytes of output from @rng: each block of JTSC_BLOCK_SIZE is SHA-256
- * over the fewest released words carrying JTSC_BLOCK_CREDIT, at least
- * JTSC_FRESH_CREDIT of it sampled after the call began. A failing
- * collector is restarted or replaced here; while all left back off, the
- * call waits, killably. 0, -ENOMEM, -EINTR, or -EFAULT once no collector
- * is left; on error nothing is left in @dst.
+/**
+ * jtsc_rng_generate() - Full-entropy output of an instance
+ * @rng: the instance
+ * @dst: output buffer
+ * @len: bytes to generate
+ *
+ * Each block of JTSC_BLOCK_SIZE is SHA-256 over the fewest released words
+ * carrying JTSC_BLOCK_CREDIT, at least JTSC_FRESH_CREDIT of it sampled
+ * after the call began. A failing collector is restarted or replaced
+ * here; while all left back off, the call waits, killably.
+ *
+ * Context: Process context; sleeps.
+ * Return: 0; -ENOMEM; -EINTR if killed; -EFAULT once no collector is
+ * left, for good. On error nothing is left in @dst.
  */
 int jtsc_rng_generate(struct jtsc_rng *rng, u8 *dst, unsigned int len)
 {
@@ -628,7 +619,7 @@ bool jtsc_park_idle(struct jtsc_rng *rng, unsigned long idle)
 	return held;
 }
 
-/* -EAGAIN before jtsc_mod_init(), -EINPROGRESS during the setup, then its result. */
+/* -EAGAIN before jtsc_mod_init(), -EINPROGRESS during setup, then its result. */
 static int jtsc_status = -EAGAIN;
 static DECLARE_COMPLETION(jtsc_setup_done);
 

@@ -155,7 +155,7 @@ MUTANTS = [
         'what': 'a counter trapped by a hypervisor passes the counter check',
         'cases': ['jtsc_counter_check_test'],
         'file': CORE,
-        'old': '\treturn c->read_ns > 1000 ? "slow to read" : NULL;',
+        'old': '\treturn c->read_ns > JTSC_COUNTER_MAX_READ_NS ? "slow to read" : NULL;',
         'new': '\treturn NULL;',
     },
     {

@@ -484,10 +484,10 @@ for m in re.finditer(r"/\* (?:errno )?-?(E[A-Z]+): no collector left;([^*]*)\*/"
 
 # ---------------------------------------------------------------- counts and sizes
 spw = sorted({p["samples_per_word"] for p in rows})
-for _k in ("JTSC_STARTUP_SAMPLES", "JTSC_PRED_WINDOW", "JTSC_BATCH", "JTSC_VERIFY_BATCH_READS",
+for _k in ("JTSC_STARTUP_SAMPLES", "JTSC_PRED_WINDOW", "JTSC_BATCH", "JTSC_COUNTER_BATCH",
            "TSC_JITTER_MEM_SIZE", "TSC_JITTER_LINES", "TSC_JITTER_LINE_BITS", "JTSC_IDLE_SECS",
            "JTSC_FRESH_CREDIT", "JTSC_ENTROPY_SHIFT", "JTSC_BLOCK_CREDIT", "JTSC_MAX_WORD_CREDIT",
-           "JTSC_MAX_SHARDS", "JTSC_VERIFY_READS", "JTSC_VERIFY_MAX_READ_NS", "JTSC_MAX_LAG"):
+           "JTSC_MAX_SHARDS", "JTSC_COUNTER_READS", "JTSC_COUNTER_MAX_READ_NS", "JTSC_MAX_LAG"):
     ok("counts", "%s is not a constant of the code" % _k, _k in K, "the series' code")
     K.setdefault(_k, 1)
 mem = K["TSC_JITTER_MEM_SIZE"]
@@ -505,7 +505,7 @@ COUNTS = [
     ("predictor window", r"predictor window, (\d+) samples", K["JTSC_PRED_WINDOW"]),
     ("predictor window", r"window of (\d+) samples", K["JTSC_PRED_WINDOW"]),
     ("batch", r"(?<!fastest\s)batch(?:es)? of (\d+)", K["JTSC_BATCH"]),
-    ("counter check batch", r"fastest batch of (\d+)", K["JTSC_VERIFY_BATCH_READS"]),
+    ("counter check batch", r"fastest batch of (\d+)", K["JTSC_COUNTER_BATCH"]),
     ("passes under migrate_disable()", r"(?:disables? migration|[Mm]igration is disabled) for "
      r"(?:each|one|every) (?:chunk|batch) of (\d+) passes", K.get("JTSC_SPEC_CHUNK", K["JTSC_BATCH"])),
     ("passes under migrate_disable()", r"a chunk of (\d+) speculative passes",
@@ -534,8 +534,8 @@ COUNTS = [
     ("shards + random.c", r"(\d+) x \(?\d+ MiB", K["JTSC_MAX_SHARDS"] + 1),
     ("startup tests at boot", r"\b((?i:one|two|three)|\d+) startup tests?\b[^.]{0,60}\bat boot", boot_inits),
     ("counter check reads", r"(\d+) (?:counter reads|times back to back|reads unchanged)",
-     K["JTSC_VERIFY_READS"]),
-    ("counter check read ns", r"more than (\d+) ns", K["JTSC_VERIFY_MAX_READ_NS"]),
+     K["JTSC_COUNTER_READS"]),
+    ("counter check read ns", r"more than (\d+) ns", K["JTSC_COUNTER_MAX_READ_NS"]),
 ]
 for rel, t in docs.items():
     flat = re.sub(r"\s", " ", t)     # same offsets, so line_of() still holds
