@@ -26,6 +26,7 @@
 #include <linux/limits.h>
 #include <linux/math.h>
 #include <linux/minmax.h>
+#include <linux/sched.h>
 #include <linux/string.h>
 #include <linux/unaligned.h>
 #include <linux/wordpart.h>
@@ -494,8 +495,11 @@ enum jtsc_phase jtsc_core_startup(struct jtsc_core *c, enum jtsc_source src, int
 	if (step >= 0) {
 		jtsc_health_init(&l->health, &jtsc_ladder[step]);
 		res = JTSC_HEALTH_OK;
-		for (i = 0; i < JTSC_STARTUP_SAMPLES; i++)
+		for (i = 0; i < JTSC_STARTUP_SAMPLES; i++) {
 			res = max(res, jtsc_health_sample(&l->health, samples[i]));
+			if (!(i % JTSC_BATCH))
+				cond_resched();
+		}
 	}
 	if (res == JTSC_HEALTH_OK) {
 		l->phase = JTSC_RUNNING;

@@ -493,6 +493,7 @@ static u64 est_predict(u32 c, u32 n, u32 maxrun, unsigned int k)
 				lo = mid;
 			else
 				hi = mid;
+			cond_resched();
 		}
 		cur = hi;
 	}

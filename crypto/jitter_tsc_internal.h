@@ -3,8 +3,9 @@
  * jitter_tsc internals, shared by its files and its KUnit suite.
  *
  * jitter_tsc_estimate.c and jitter_tsc_core.c use no kernel API beyond
- * the types, bit and string helpers, so that they also build in user space
- * where they are measured and checked against NIST's reference tool. The
+ * the types, bit and string helpers, WARN_ON_ONCE() and cond_resched(), so
+ * that they also build in user space, where they are measured and checked
+ * against NIST's reference tool. The
  * glue (jitter_tsc_kcapi.c) owns the collectors, locking and interfaces;
  * jitter_tsc_testing.c the debugfs files and fault injection.
  */
@@ -17,6 +18,7 @@
 #include <linux/limits.h>
 #include <linux/mutex.h>
 #include <linux/types.h>
+#include <linux/workqueue.h>
 
 /* The runtime estimate: SP 800-90B 6.3 non-IID estimators, 8-bit samples */
 
@@ -246,20 +248,30 @@ struct jtsc_stats {
 	u64 samples, collect_ns;	/* collect_ns with debugfs only */
 	u64 intermittent, permanent;	/* health-test failures */
 	u64 credited;			/* in 1/256 bit */
-	u64 startups, estimates, refused;
-	u64 h_min;			/* the last estimate made here */
-	enum jtsc_estimator estimator;
+	u64 startups, refused;
+};
+
+/* The estimates a group made for one collector: how many, the last one. */
+struct jtsc_group_est {
+	u64 count;
+	u64 h_min;
+	enum jtsc_estimator which;
 };
 
 /*
  * What the instances of one jitter_tsc share: the collectors, which may be
- * used, and per collector (machine generation << 8) | the ladder step the
- * generation's first estimate set; the crypto_rng's shards, by CPU.
+ * used, the machine generation, and per collector (generation << 8) | the
+ * ladder step the generation's estimate set, made by the estimate work for
+ * the collectors in want; the crypto_rng's shards, by CPU.
  */
 struct jtsc_group {
 	const struct jtsc_collector *col;
 	unsigned long usable;
+	atomic_t generation;
 	atomic_t step[JTSC_NR_SOURCES];
+	unsigned long want;
+	struct work_struct estimate;
+	struct jtsc_group_est est[JTSC_NR_SOURCES];
 	unsigned int nr_shards;
 	struct jtsc_rng *shards;
 };
@@ -292,7 +304,7 @@ int jtsc_rng_generate(struct jtsc_rng *rng, u8 *dst, unsigned int len);
 int jtsc_rng_pull(struct jtsc_rng *rng, void *buf, size_t len);
 void jtsc_park(struct jtsc_rng *rng);
 bool jtsc_park_idle(struct jtsc_rng *rng, unsigned long idle);
-void jtsc_machine_changed(void);
+void jtsc_machine_changed(struct jtsc_group *g);
 int jtsc_group_step(struct jtsc_group *g, enum jtsc_source src);
 
 /* jitter_tsc_testing.c, with CONFIG_CRYPTO_JITTER_TSC_DEBUGFS or _FAULT_INJECTION */

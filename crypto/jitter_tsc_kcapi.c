@@ -37,6 +37,7 @@
 #include <linux/sched/clock.h>
 #include <linux/sched/isolation.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 #include <linux/string.h>
 #include <linux/suspend.h>
 #include <linux/timer.h>
@@ -81,6 +82,10 @@ enum {
 	/* An instance unused for this long is parked. */
 	JTSC_IDLE_SECS = 5,
 	JTSC_PULL_MAX_WORDS = JITTER_TSC_PULL_MAX / sizeof(u64),
+	/* Failures one call deals with before it gives up with -EAGAIN. */
+	JTSC_MAX_RETRIES = JTSC_MAX_INTERMITTENT + JTSC_NR_SOURCES,
+	/* Windows the step of a generation is the median estimate of. */
+	JTSC_EST_WINDOWS = 3,
 	/* Sentinels of a struct jtsc_group step word. */
 	JTSC_STEP_REFUSED = 0xfe,
 	JTSC_STEP_UNSET = 0xff,
@@ -90,9 +95,6 @@ static_assert(JTSC_BATCH % JTSC_SPEC_CHUNK == 0);
 
 struct jtsc_group jtsc_group;
 struct jtsc_rng jtsc_global;
-
-/* Bumped by a VM fork, suspend or hibernation: the machine may be another. */
-static atomic_t jtsc_generation = ATOMIC_INIT(0);
 
 static u64 jtsc_read_counter(void)
 {
@@ -138,16 +140,8 @@ static int jtsc_spec_collect(struct jtsc_rng *rng)
 	return 0;
 }
 
-struct jtsc_timer_state {
-	struct timer_list timer;
-	atomic_t touched;
-};
-
 static void jtsc_timer_fn(struct timer_list *timer)
 {
-	struct jtsc_timer_state *state = from_timer(state, timer, timer);
-
-	atomic_inc(&state->touched);
 }
 
 /* The next online housekeeping CPU after @cpu, another than this one if any. */
@@ -179,25 +173,22 @@ static int jtsc_next_timer_cpu(int cpu)
  */
 static int jtsc_timer_collect(struct jtsc_rng *rng)
 {
-	u8 stack_bytes[sizeof(struct jtsc_timer_state) + SMP_CACHE_BYTES - 1];
-	struct jtsc_timer_state *stack = PTR_ALIGN((void *)stack_bytes, SMP_CACHE_BYTES);
+	struct timer_list timer;
 	int cpu = -1, this, last_cpu;
 	unsigned int i = 0;
 	u64 last, now;
 
-	atomic_set(&stack->touched, 0);
-	timer_setup_on_stack(&stack->timer, jtsc_timer_fn, 0);
+	timer_setup_on_stack(&timer, jtsc_timer_fn, 0);
 	last_cpu = get_cpu();
 	last = jtsc_read_counter();
 	put_cpu();
 	while (i < JTSC_BATCH) {
 		/* Re-armed only once the last callback has run, as random.c does. */
-		if (!timer_pending(&stack->timer) &&
-		    try_to_del_timer_sync(&stack->timer) >= 0) {
+		if (!timer_pending(&timer) && try_to_del_timer_sync(&timer) >= 0) {
 			preempt_disable();
 			cpu = jtsc_next_timer_cpu(cpu);
-			stack->timer.expires = jiffies;
-			add_timer_on(&stack->timer, cpu);
+			timer.expires = jiffies;
+			add_timer_on(&timer, cpu);
 			preempt_enable();
 		}
 		schedule();
@@ -209,8 +200,8 @@ static int jtsc_timer_collect(struct jtsc_rng *rng)
 		last = now;
 		last_cpu = this;
 	}
-	timer_shutdown_sync(&stack->timer);
-	destroy_timer_on_stack(&stack->timer);
+	timer_shutdown_sync(&timer);
+	destroy_timer_on_stack(&timer);
 	return 0;
 }
 
@@ -236,10 +227,26 @@ static int jtsc_collect(struct jtsc_rng *rng, enum jtsc_source src)
 	return 0;
 }
 
-/* The machine generation, as step words hold it. */
-static u32 jtsc_gen(void)
+/*
+ * The speculative collector's buffer, in 4 KiB pages: no reader makes the
+ * kernel compact memory for it. One byte of each page is written, its
+ * index, so that no hypervisor backs a page never written with its zero
+ * page or merges identical ones: the loads must reach pages of their own.
+ */
+u8 *jtsc_spec_alloc(void)
 {
-	return (u32)atomic_read(&jtsc_generation) & (U32_MAX >> 8);
+	u8 *mem = JTSC_SPEC_MEM_SIZE ? __vmalloc(JTSC_SPEC_MEM_SIZE, GFP_KERNEL_ACCOUNT) : NULL;
+	unsigned long i;
+
+	for (i = 0; mem && i < JTSC_SPEC_MEM_SIZE; i += PAGE_SIZE)
+		mem[i] = i / PAGE_SIZE + 1;
+	return mem;
+}
+
+/* @g's machine generation, as step words hold it. */
+static u32 jtsc_gen(struct jtsc_group *g)
+{
+	return (u32)atomic_read(&g->generation) & (U32_MAX >> 8);
 }
 
 /* @src's step in this generation; -ENOENT if unset, -ENODEV if refused. */
@@ -247,51 +254,83 @@ int jtsc_group_step(struct jtsc_group *g, enum jtsc_source src)
 {
 	u32 w = atomic_read(&g->step[src]);
 
-	if (w >> 8 != jtsc_gen() || (w & 0xff) == JTSC_STEP_UNSET)
+	if (w >> 8 != jtsc_gen(g) || (w & 0xff) == JTSC_STEP_UNSET)
 		return -ENOENT;
 	return (w & 0xff) == JTSC_STEP_REFUSED ? -ENODEV : w & 0xff;
 }
 
-/*
- * The estimate of a startup test's samples, for a generation whose step
- * is not set or was refused: set the step unless another instance set it
- * meanwhile, and follow that one. A refusal is retried by a later startup
- * test after its backoff; it cannot lower a step already set.
- */
-static int jtsc_estimate_step(struct jtsc_rng *rng, enum jtsc_source src,
-			      const u8 *samples, void *work)
+static int jtsc_cmp_est(const void *a, const void *b)
 {
-	const struct jtsc_collector *col = &rng->group->col[src];
-	atomic_t *word = &rng->group->step[src];
-	u32 gen = jtsc_gen();
-	int old = atomic_read(word), step;
-	struct jtsc_estimate e;
+	u64 x = ((const struct jtsc_estimate *)a)->h_min;
+	u64 y = ((const struct jtsc_estimate *)b)->h_min;
 
-	if ((u32)old >> 8 == gen && (old & 0xff) < JTSC_STEP_REFUSED)
-		return old & 0xff;
-	jtsc_estimate_samples(samples, JTSC_STARTUP_SAMPLES, work, &e);
-	rng->stats[src].estimates++;
-	rng->stats[src].h_min = e.h_min;
-	rng->stats[src].estimator = e.which;
-	step = jtsc_ladder_pick(&e, col->margin);
-	if (!atomic_try_cmpxchg(word, &old, gen << 8 | (step < 0 ? JTSC_STEP_REFUSED : step)))
-		return jtsc_group_step(rng->group, src);
-	pr_info("%s collector: %llu.%03llu bit per sample (%s, %u samples), %s %u/256 bit\n",
-		col->name, e.h_min >> JTSC_EST_SHIFT,
-		((e.h_min & (JTSC_EST_ONE - 1)) * 1000) >> JTSC_EST_SHIFT,
-		jtsc_estimator_name[e.which], e.samples,
-		step < 0 ? "under the margin times the floor of" : "credit",
-		jtsc_ladder[max(step, 0)].credit);
-	return step;
+	return x < y ? -1 : x > y;
 }
 
 /*
- * The speculative collector's buffer, in 4 KiB pages: no reader makes the
- * kernel compact memory for it. Not zeroed: it is only loaded from.
+ * The step of @src for @g's generation @gen, estimated once, by the kernel
+ * on samples of its own: the median of JTSC_EST_WINDOWS startup-sized
+ * windows, so that no one low or high window sets it. No reader's startup
+ * test estimates, so no reader can draw again; a refusal holds for the
+ * generation. 0, or -ENOMEM with the step left unset.
  */
-u8 *jtsc_spec_alloc(void)
+static int jtsc_estimate(struct jtsc_group *g, enum jtsc_source src, u32 gen)
 {
-	return JTSC_SPEC_MEM_SIZE ? __vmalloc(JTSC_SPEC_MEM_SIZE, GFP_KERNEL_ACCOUNT) : NULL;
+	size_t size = JTSC_STARTUP_SAMPLES + jtsc_estimate_work_size(JTSC_STARTUP_SAMPLES);
+	struct jtsc_estimate e[JTSC_EST_WINDOWS], *mid = &e[JTSC_EST_WINDOWS / 2];
+	int step = -1;
+	struct jtsc_rng *rng = kzalloc(sizeof(*rng), GFP_KERNEL);
+	u8 *samples = kvmalloc(size, GFP_KERNEL);
+	unsigned int w, at;
+
+	if (!rng || !samples || (src == JTSC_SRC_SPEC && JTSC_SPEC_MEM_SIZE &&
+				 !(rng->mem = jtsc_spec_alloc()))) {
+		kfree(rng);
+		kvfree(samples);
+		return -ENOMEM;
+	}
+	rng->group = g;
+	for (w = 0; w < JTSC_EST_WINDOWS; w++) {
+		for (at = 0; at < JTSC_STARTUP_SAMPLES; at += JTSC_BATCH) {
+			if (jtsc_collect(rng, src))
+				goto out;
+			memcpy(samples + at, rng->raw, JTSC_BATCH);
+			cond_resched();
+		}
+		if (g == &jtsc_group && !w)
+			jtsc_capture_boot(src, samples);
+		jtsc_estimate_samples(samples, JTSC_STARTUP_SAMPLES,
+				      samples + JTSC_STARTUP_SAMPLES, &e[w]);
+	}
+	sort(e, JTSC_EST_WINDOWS, sizeof(e[0]), jtsc_cmp_est, NULL);
+	step = jtsc_ladder_pick(mid, g->col[src].margin);
+	g->est[src] = (struct jtsc_group_est){ g->est[src].count + 1, mid->h_min, mid->which };
+	pr_info("%s collector: %llu.%03llu bit per sample (%s, median of %u x %u samples), %s %u/256 bit\n",
+		g->col[src].name, mid->h_min >> JTSC_EST_SHIFT,
+		((mid->h_min & (JTSC_EST_ONE - 1)) * 1000) >> JTSC_EST_SHIFT,
+		jtsc_estimator_name[mid->which], JTSC_EST_WINDOWS, mid->samples,
+		step < 0 ? "under the margin times the floor of" : "credit",
+		jtsc_ladder[max(step, 0)].credit);
+out:
+	/* Only this work sets steps; one of a generation gone is never read. */
+	atomic_set(&g->step[src], gen << 8 | (step < 0 ? JTSC_STEP_REFUSED : step));
+	memzero_explicit(rng->raw, sizeof(rng->raw));
+	kvfree_sensitive(samples, size);
+	vfree(rng->mem);
+	kfree_sensitive(rng);
+	return 0;
+}
+
+/* The estimate work: a step for each collector wanted and unset. */
+static void jtsc_estimate_fn(struct work_struct *work)
+{
+	struct jtsc_group *g = container_of(work, struct jtsc_group, estimate);
+	u32 gen = jtsc_gen(g);
+	unsigned int src;
+
+	for (src = 0; src < JTSC_NR_SOURCES; src++)
+		if (test_and_clear_bit(src, &g->want) && jtsc_group_step(g, src) == -ENOENT)
+			jtsc_estimate(g, src, gen);
 }
 
 /* Free the speculative collector's buffer of @rng, if it holds one. */
@@ -327,39 +366,37 @@ static int jtsc_start(struct jtsc_rng *rng, enum jtsc_source src)
 	struct jtsc_life *l = &rng->core.life[src];
 	const char *name = rng->group->col[src].name;
 	enum jtsc_phase was = l->phase, now;
-	size_t size = JTSC_STARTUP_SAMPLES;
 	int step = jtsc_group_step(rng->group, src);
 	unsigned int at;
 	u8 *samples;
 
+	/* The generation's step, estimated by the kernel's own work. */
+	if (step == -ENOENT) {
+		set_bit(src, &rng->group->want);
+		queue_work(system_unbound_wq, &rng->group->estimate);
+		flush_work(&rng->group->estimate);
+		step = jtsc_group_step(rng->group, src);
+	}
+
 	/* Charged to the task whose request starts it; freed when parked. */
-	if (JTSC_SPEC_MEM_SIZE && src == JTSC_SRC_SPEC && !rng->mem) {
+	if (step >= 0 && JTSC_SPEC_MEM_SIZE && src == JTSC_SRC_SPEC && !rng->mem) {
 		rng->mem = jtsc_spec_alloc();
 		if (!rng->mem)
-			return -ENOMEM;
+			step = -ENOMEM;
 	}
-	if (step < 0)
-		size += jtsc_estimate_work_size(JTSC_STARTUP_SAMPLES);
-	samples = kvmalloc(size, GFP_KERNEL_ACCOUNT);
+	samples = kvmalloc(JTSC_STARTUP_SAMPLES, GFP_KERNEL_ACCOUNT);
 	if (!samples)
 		return -ENOMEM;
 	rng->stats[src].startups++;
-	for (at = 0; at < JTSC_STARTUP_SAMPLES && step != -EIO; at += JTSC_BATCH) {
+	for (at = 0; step >= 0 && at < JTSC_STARTUP_SAMPLES; at += JTSC_BATCH) {
 		if (jtsc_collect(rng, src))
 			step = -EIO;
 		memcpy(samples + at, rng->raw, JTSC_BATCH);
 		cond_resched();
 	}
-	if (step != -EIO) {
-		if (rng == &jtsc_global)
-			jtsc_capture_boot(src, samples);
-		if (step < 0)
-			step = jtsc_estimate_step(rng, src, samples,
-						  samples + JTSC_STARTUP_SAMPLES);
-	}
 	now = jtsc_core_startup(&rng->core, src, step, samples, jiffies, HZ);
 	memzero_explicit(rng->raw, sizeof(rng->raw));
-	kvfree_sensitive(samples, size);
+	kvfree_sensitive(samples, JTSC_STARTUP_SAMPLES);
 
 	if (now == JTSC_RUNNING) {
 		if (src != JTSC_SRC_SPEC)
@@ -370,6 +407,7 @@ static int jtsc_start(struct jtsc_rng *rng, enum jtsc_source src)
 		rng->stats[src].refused++;
 		pr_info_ratelimited("%s collector refused: %s\n", name,
 				    step == -EIO ? "not available" :
+				    step == -ENOMEM ? "out of memory" :
 				    step < 0 ? "runtime estimate below the floor" :
 				    "startup health test failed");
 	} else if (now == JTSC_DEAD && was != JTSC_DEAD) {
@@ -383,7 +421,7 @@ static int jtsc_start(struct jtsc_rng *rng, enum jtsc_source src)
 /* Drop what @rng holds between requests; rng->lock held. */
 void jtsc_park(struct jtsc_rng *rng)
 {
-	unsigned int gen = atomic_read(&jtsc_generation);
+	unsigned int gen = atomic_read(&rng->group->generation);
 
 	jtsc_core_park(&rng->core, rng->generation != gen);
 	rng->generation = gen;
@@ -398,10 +436,11 @@ void jtsc_park(struct jtsc_rng *rng)
 static int jtsc_ready(struct jtsc_rng *rng)
 {
 	struct jtsc_core *c = &rng->core;
+	unsigned long tried = 0;
 	int src, ret;
 
 	lockdep_assert_held(&rng->lock);
-	if (rng->generation != atomic_read(&jtsc_generation))
+	if (rng->generation != atomic_read(&rng->group->generation))
 		jtsc_park(rng);
 	for (;;) {
 		src = jtsc_core_pick(c, rng->group->usable, jiffies);
@@ -409,6 +448,9 @@ static int jtsc_ready(struct jtsc_rng *rng)
 			return src == -EAGAIN ? -EBUSY : -EFAULT;
 		if (c->src == src && c->life[src].phase == JTSC_RUNNING)
 			return 0;
+		/* One startup test of each collector per call at most. */
+		if (__test_and_set_bit(src, &tried))
+			return -EAGAIN;
 		ret = jtsc_start(rng, src);
 		if (ret != -EAGAIN)
 			return ret;
@@ -456,21 +498,24 @@ static int jtsc_fill(struct jtsc_rng *rng, unsigned int words)
  * Each block of JTSC_BLOCK_SIZE is SHA-256 over the fewest released words
  * carrying JTSC_BLOCK_CREDIT, at least JTSC_FRESH_CREDIT of it sampled
  * after the call began. A failing collector is restarted or replaced
- * here; while all left back off, the call waits, killably.
+ * here; while all left back off, the call waits, up to the longest
+ * backoff.
  *
  * Context: Process context; sleeps.
- * Return: 0; -ENOMEM; -EINTR if killed; -EFAULT once no collector is
- * left, for good. On error nothing is left in @dst.
+ * Return: 0; -EAGAIN after repeated failures or a wait that did not end;
+ * -ENOMEM; -EINTR on a signal; -EFAULT once no collector is left, for
+ * good. On error nothing is left in @dst.
  */
 int jtsc_rng_generate(struct jtsc_rng *rng, u8 *dst, unsigned int len)
 {
-	unsigned int done = 0, n, words;
+	unsigned long until = jiffies + JTSC_BACKOFF_MAX * HZ;
+	unsigned int done = 0, n, words, retries = 0;
 	u8 block[JTSC_BLOCK_SIZE];
 	bool first = true;
 	int ret = 0;
 
 	while (done < len) {
-		if (fatal_signal_pending(current) || mutex_lock_killable(&rng->lock)) {
+		if (signal_pending(current) || mutex_lock_interruptible(&rng->lock)) {
 			ret = -EINTR;
 			break;
 		}
@@ -488,12 +533,11 @@ int jtsc_rng_generate(struct jtsc_rng *rng, u8 *dst, unsigned int len)
 		}
 		rng->last_used = jiffies;
 		mutex_unlock(&rng->lock);
-		if (ret == -EBUSY) {
-			schedule_timeout_killable(HZ / 10);
-			try_to_freeze();
+		if (ret == -EBUSY && time_before(jiffies, until)) {
+			schedule_timeout_interruptible(HZ / 10);
 			continue;
 		}
-		if (ret == -EAGAIN)
+		if (ret == -EAGAIN && ++retries < JTSC_MAX_RETRIES)
 			continue;
 		if (ret)
 			break;
@@ -505,7 +549,7 @@ int jtsc_rng_generate(struct jtsc_rng *rng, u8 *dst, unsigned int len)
 	memzero_explicit(block, sizeof(block));
 	if (ret)
 		memzero_explicit(dst, done);
-	return ret;
+	return ret == -EBUSY ? -EAGAIN : ret;
 }
 
 /*
@@ -515,7 +559,7 @@ int jtsc_rng_generate(struct jtsc_rng *rng, u8 *dst, unsigned int len)
  */
 int jtsc_rng_pull(struct jtsc_rng *rng, void *buf, size_t len)
 {
-	unsigned int words = len / sizeof(u64);
+	unsigned int words = len / sizeof(u64), retries = 0;
 	int ret;
 
 	if (!words || len % sizeof(u64) || words > JTSC_PULL_MAX_WORDS)
@@ -526,7 +570,7 @@ int jtsc_rng_pull(struct jtsc_rng *rng, void *buf, size_t len)
 		ret = jtsc_ready(rng);
 		if (!ret)
 			ret = jtsc_fill(rng, words);
-	} while (ret == -EAGAIN && !signal_pending(current));
+	} while (ret == -EAGAIN && ++retries < JTSC_MAX_RETRIES && !signal_pending(current));
 	if (!ret) {
 		memcpy(buf, rng->core.pool, len);
 		ret = jtsc_core_take(&rng->core, words);
@@ -534,16 +578,14 @@ int jtsc_rng_pull(struct jtsc_rng *rng, void *buf, size_t len)
 	}
 	rng->last_used = jiffies;
 	mutex_unlock(&rng->lock);
-	if (ret == -EBUSY)
-		return -EAGAIN;
-	return ret == -EAGAIN ? -EINTR : ret;
+	return ret == -EBUSY ? -EAGAIN : ret;
 }
 
 static void jtsc_rng_attach(struct jtsc_rng *rng, struct jtsc_group *g)
 {
 	mutex_init(&rng->lock);
 	rng->group = g;
-	rng->generation = atomic_read(&jtsc_generation);
+	rng->generation = atomic_read(&g->generation);
 }
 
 /* Set up @rng, zeroed, and start a collector: 0, -ENOMEM or -ENODEV. */
@@ -571,6 +613,8 @@ void jtsc_group_destroy(struct jtsc_group *g)
 {
 	unsigned int i;
 
+	if (g->usable)
+		cancel_work_sync(&g->estimate);
 	for (i = 0; g->shards && i < g->nr_shards; i++)
 		jtsc_rng_destroy(&g->shards[i]);
 	kvfree(g->shards);
@@ -590,8 +634,9 @@ int jtsc_group_init(struct jtsc_group *g, const struct jtsc_collector *col,
 		return -ENODEV;
 	g->col = col;
 	g->usable = usable;
+	INIT_WORK(&g->estimate, jtsc_estimate_fn);
 	for (i = 0; i < JTSC_NR_SOURCES; i++)
-		atomic_set(&g->step[i], jtsc_gen() << 8 | JTSC_STEP_UNSET);
+		atomic_set(&g->step[i], jtsc_gen(g) << 8 | JTSC_STEP_UNSET);
 	if (!nr_shards)
 		return 0;
 	g->shards = kvcalloc(nr_shards, sizeof(*g->shards), GFP_KERNEL);
@@ -636,6 +681,8 @@ static void jtsc_idle_fn(struct work_struct *work)
 	bool held = false;
 	unsigned int i;
 
+	if (READ_ONCE(jtsc_status))
+		return;
 	for (i = 0; i < jtsc_group.nr_shards; i++)
 		held |= jtsc_park_idle(&jtsc_group.shards[i], idle);
 	if (rng_is_initialized())
@@ -656,10 +703,11 @@ static void jtsc_idle_arm(void)
  * again; instances are parked now if idle, else at their next request.
  * Any context, a VMGENID interrupt included.
  */
-void jtsc_machine_changed(void)
+void jtsc_machine_changed(struct jtsc_group *g)
 {
-	atomic_inc(&jtsc_generation);
-	mod_delayed_work(system_wq, &jtsc_idle_work, 0);
+	atomic_inc(&g->generation);
+	if (g == &jtsc_group)
+		mod_delayed_work(system_wq, &jtsc_idle_work, 0);
 }
 
 static int jtsc_kcapi_init(struct crypto_tfm *tfm)
@@ -746,8 +794,9 @@ int jitter_tsc_pull(void *buf, size_t len)
 		/* Pairs with the release in jtsc_setup(). */
 		ret = smp_load_acquire(&jtsc_status);
 	}
-	if (!ret)
-		ret = jtsc_rng_pull(&jtsc_global, buf, len);
+	if (ret)
+		return ret;
+	ret = jtsc_rng_pull(&jtsc_global, buf, len);
 	if (rng_is_initialized())
 		jtsc_idle_arm();
 	return ret < 0 ? ret : ret >> JTSC_ENTROPY_SHIFT;
@@ -756,7 +805,7 @@ int jitter_tsc_pull(void *buf, size_t len)
 
 static int jtsc_vmfork_notify(struct notifier_block *nb, unsigned long action, void *data)
 {
-	jtsc_machine_changed();
+	jtsc_machine_changed(&jtsc_group);
 	return NOTIFY_DONE;
 }
 
@@ -772,7 +821,7 @@ static int jtsc_pm_notify(struct notifier_block *nb, unsigned long action, void 
 	case PM_SUSPEND_PREPARE:
 	case PM_POST_HIBERNATION:
 	case PM_POST_SUSPEND:
-		jtsc_machine_changed();
+		jtsc_machine_changed(&jtsc_group);
 		break;
 	}
 	return NOTIFY_DONE;

@@ -151,11 +151,6 @@ static void jtsc_stats_add(struct jtsc_stats *sum, struct jtsc_rng *rng,
 		sum[src].credited += s->credited;
 		sum[src].startups += s->startups;
 		sum[src].refused += s->refused;
-		if (s->estimates) {
-			sum[src].h_min = s->h_min;
-			sum[src].estimator = s->estimator;
-		}
-		sum[src].estimates += s->estimates;
 		if (rng->core.life[src].phase == JTSC_DEAD)
 			*dead |= BIT(src);
 		if (s->startups > s->refused)
@@ -189,12 +184,12 @@ static int jtsc_stats_show(struct seq_file *m, void *v)
 		seq_printf(m, "%s.credit_per_sample_256ths %u\n", name,
 			   step >= 0 ? jtsc_ladder[step].credit : 0);
 		seq_printf(m, "%s.startup_tests %llu\n", name, sum[src].startups);
-		seq_printf(m, "%s.estimates %llu\n", name, sum[src].estimates);
+		seq_printf(m, "%s.estimates %llu\n", name, g->est[src].count);
 		seq_printf(m, "%s.estimates_refused %llu\n", name, sum[src].refused);
 		seq_printf(m, "%s.estimate_millibits %llu\n", name,
-			   (sum[src].h_min * 1000) >> JTSC_EST_SHIFT);
+			   (g->est[src].h_min * 1000) >> JTSC_EST_SHIFT);
 		seq_printf(m, "%s.estimator %s\n", name,
-			   sum[src].estimates ? jtsc_estimator_name[sum[src].estimator] : "none");
+			   g->est[src].count ? jtsc_estimator_name[g->est[src].which] : "none");
 		seq_printf(m, "%s.samples %llu\n", name, sum[src].samples);
 		seq_printf(m, "%s.collect_ns %llu\n", name, sum[src].collect_ns);
 		seq_printf(m, "%s.intermittent_failures %llu\n", name, sum[src].intermittent);

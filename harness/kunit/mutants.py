@@ -76,7 +76,7 @@ MUTANTS = [
     {
         'name': 'release-every-word',
         'what': 'words released as they are made, before their window closes',
-        'cases': ['jtsc_det_operation_test', 'jtsc_core_words_test'],
+        'cases': ['jtsc_core_window_test', 'jtsc_det_operation_test'],
         'file': CORE,
         'old': '\t\tif (!l->health.pred_seen)\n\t\t\tjtsc_release(c, l);',
         'new': '\t\tjtsc_release(c, l);',
@@ -168,23 +168,32 @@ MUTANTS = [
     },
     # The glue
     {
-        'name': 'estimate-every-startup',
-        'what': 'every startup test estimates and its step replaces the '
-                "group's: any reader can wind the credit down",
-        'cases': ['jtsc_step_kept_test'],
+        'name': 'estimate-highest-window',
+        'what': "the generation's step picked from its richest window, not "
+                'the median of three',
+        'cases': ['jtsc_estimate_median_test'],
         'file': KCAPI,
-        'old': ['\tint step = jtsc_group_step(rng->group, src);',
-                '\tif ((u32)old >> 8 == gen && (old & 0xff) < JTSC_STEP_REFUSED)\n'
-                '\t\treturn old & 0xff;\n'],
-        'new': ['\tint step = -ENOENT;', ''],
+        'old': '*mid = &e[JTSC_EST_WINDOWS / 2];',
+        'new': '*mid = &e[JTSC_EST_WINDOWS - 1];',
+    },
+    {
+        'name': 'refusal-estimated-again',
+        'what': 'an estimate under the floor made again by the next startup '
+                "test: readers draw until the estimator's upper tail passes",
+        'cases': ['jtsc_refused_test'],
+        'file': KCAPI,
+        'old': ['\tif (step == -ENOENT) {',
+                'test_and_clear_bit(src, &g->want) && jtsc_group_step(g, src) == -ENOENT'],
+        'new': ['\tif (step < 0) {',
+                'test_and_clear_bit(src, &g->want) && jtsc_group_step(g, src) < 0'],
     },
     {
         'name': 'machine-change-ignored',
         'what': 'an instance serves on after a VM fork, with the step and '
                 'pool of the machine it was',
-        'cases': ['jtsc_step_kept_test'],
+        'cases': ['jtsc_step_kept_test', 'jtsc_refused_test'],
         'file': KCAPI,
-        'old': '\tif (rng->generation != atomic_read(&jtsc_generation))\n\t\tjtsc_park(rng);',
+        'old': '\tif (rng->generation != atomic_read(&rng->group->generation))\n\t\tjtsc_park(rng);',
         'new': '\tif (0)\n\t\tjtsc_park(rng);',
     },
     {
