@@ -4,21 +4,13 @@
  *
  * Copyright (C) 2026 Jitter TSC Developers
  *
- * The glue around the core (jitter_tsc_core.c) and the estimate
- * (jitter_tsc_estimate.c): the two collectors, the instances and their
+ * The glue around the core: the collectors, the instances and their
  * locking, the crypto_rng "jitter_tsc" and jitter_tsc_pull() for random.c.
- *
- * An instance (struct jtsc_rng) has a core, a pool and a mutex. random.c
- * pulls from one of its own, set up at boot; the crypto_rng spreads its
- * readers over one per CPU, up to JTSC_MAX_SHARDS. They share one thing:
- * each collector's ladder step, set by the first startup test of the
- * machine generation (boot, then each VM fork, suspend or hibernation).
- * Later startup tests, which any reader can cause, only health-test at
- * that step, so no reader can move a credit; a collector that fails is
- * refused or retired on that instance alone. An instance holds its 8 MiB
- * buffer and pool only while used: it is parked when the last transform
- * goes, JTSC_IDLE_SECS after its last request, on a VM fork and around
- * suspend; random.c's once the crng is ready.
+ * random.c pulls from an instance of its own; the crypto_rng spreads its
+ * readers over one per CPU. They share each collector's ladder step, which
+ * the kernel estimates once per machine generation (boot, VM fork, resume);
+ * a collector that fails is refused or retired on one instance alone. An
+ * instance holds its buffer and pool only while used.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -29,7 +21,6 @@
 #include <linux/async.h>
 #include <linux/completion.h>
 #include <linux/fips.h>
-#include <linux/freezer.h>
 #include <linux/module.h>
 #include <linux/notifier.h>
 #include <linux/random.h>
@@ -67,27 +58,19 @@ static inline void jtsc_spec_fill(u8 *samples, unsigned int n, u8 *mem, u64 *pas
 
 enum {
 	/*
-	 * Output: SHA-256 (SP 800-90B 3.1.5.1.1) over words carrying twice
-	 * the block's size in credited entropy, taken as full entropy out
-	 * (3.1.5.1.2); at least the block's size of it from samples taken
-	 * after the request began, so that clones of a machine differ.
+	 * SHA-256 (SP 800-90B 3.1.5.1) over twice a block's size of credit,
+	 * half of it sampled after the request began: clones differ.
 	 */
 	JTSC_BLOCK_SIZE = SHA256_DIGEST_SIZE,
 	JTSC_BLOCK_CREDIT = (2 * JTSC_BLOCK_SIZE * 8) << JTSC_ENTROPY_SHIFT,
 	JTSC_FRESH_CREDIT = (JTSC_BLOCK_SIZE * 8) << JTSC_ENTROPY_SHIFT,
-	/* Passes of the speculative loop between preemption points. */
-	JTSC_SPEC_CHUNK = 128,
-	/* Readers on up to 8 CPUs collect in parallel, in 64 MiB at most. */
-	JTSC_MAX_SHARDS = 8,
-	/* An instance unused for this long is parked. */
-	JTSC_IDLE_SECS = 5,
-	JTSC_PULL_MAX_WORDS = JITTER_TSC_PULL_MAX / sizeof(u64),
+	JTSC_SPEC_CHUNK = 128,		/* passes between preemption points */
+	JTSC_MAX_SHARDS = 8,		/* readers on 8 CPUs in 64 MiB at most */
+	JTSC_IDLE_SECS = 5,		/* an instance unused this long is parked */
 	/* Failures one call deals with before it gives up with -EAGAIN. */
 	JTSC_MAX_RETRIES = JTSC_MAX_INTERMITTENT + JTSC_NR_SOURCES,
-	/* Windows the step of a generation is the median estimate of. */
-	JTSC_EST_WINDOWS = 3,
-	/* Sentinels of a struct jtsc_group step word. */
-	JTSC_STEP_REFUSED = 0xfe,
+	JTSC_EST_WINDOWS = 3,		/* a generation's step: their median */
+	JTSC_STEP_REFUSED = 0xfe,	/* sentinels of a group's step word */
 	JTSC_STEP_UNSET = 0xff,
 };
 
@@ -106,24 +89,10 @@ static u64 jtsc_clock_ns(void)
 	return local_clock();
 }
 
-/* Both collectors time with the counter: one unfit for it disables both. */
-static bool __init jtsc_check_counter(void)
-{
-	struct jtsc_counter c;
-	const char *why = jtsc_counter_check(jtsc_read_counter, jtsc_clock_ns, &c);
-
-	if (why)
-		pr_info("all collectors disabled: cycle counter is %s (%u of %u reads unchanged, step %llu, %llu ns per read)\n",
-			why, c.stuck, JTSC_COUNTER_READS, c.step, c.read_ns);
-	return !why;
-}
-
 /*
- * The speculative collector (x86-64): asm/tsc_jitter.h times loads from
- * DRAM. A delta between two CPUs' counters is no sample, so each call of
- * the loop, whose samples are its own reads' deltas, runs with migration
- * disabled; calls of JTSC_SPEC_CHUNK passes (20 to 40 us) leave a
- * preemption point between them.
+ * The speculative collector times loads from DRAM (asm/tsc_jitter.h). A
+ * delta across CPUs is no sample: each call of the loop runs with migration
+ * disabled, and calls of JTSC_SPEC_CHUNK passes (20-40 us) yield between.
  */
 static int jtsc_spec_collect(struct jtsc_rng *rng)
 {
@@ -148,28 +117,23 @@ static void jtsc_timer_fn(struct timer_list *timer)
 static int jtsc_next_timer_cpu(int cpu)
 {
 	const struct cpumask *hk = housekeeping_cpumask(HK_TYPE_TIMER);
-	int this = smp_processor_id(), tries;
+	int tries;
 
 	for (tries = 0; tries < 2; tries++) {
 		cpu = cpumask_next_and(cpu, hk, cpu_online_mask);
 		if (cpu >= nr_cpu_ids)
 			cpu = cpumask_first_and(hk, cpu_online_mask);
-		if (cpu >= nr_cpu_ids)
-			break;
-		if (cpu != this)
+		if (cpu < nr_cpu_ids && cpu != smp_processor_id())
 			return cpu;
 	}
-	return this;
+	return smp_processor_id();
 }
 
 /*
- * The stack-timer collector, after try_to_generate_entropy(): a timer on
- * this stack is kept armed on another CPU while the loop calls schedule()
- * and reads the counter. A sample is the time of one pass through
- * schedule(), with whatever interrupts and other CPUs did meanwhile (an
- * expiry touches one pass in hundreds), credited as measured. A pass whose
- * reads were on different CPUs is dropped; the loop sleeps, so it runs
- * with migration enabled.
+ * The stack-timer collector, after try_to_generate_entropy(): a timer is
+ * kept armed on another CPU while the loop calls schedule(); a sample is
+ * the time of one pass, credited as measured. A pass whose reads were on
+ * different CPUs is dropped: the loop sleeps, so migration stays enabled.
  */
 static int jtsc_timer_collect(struct jtsc_rng *rng)
 {
@@ -261,42 +225,49 @@ int jtsc_group_step(struct jtsc_group *g, enum jtsc_source src)
 
 static int jtsc_cmp_est(const void *a, const void *b)
 {
-	u64 x = ((const struct jtsc_estimate *)a)->h_min;
-	u64 y = ((const struct jtsc_estimate *)b)->h_min;
+	const struct jtsc_estimate *x = a, *y = b;
 
-	return x < y ? -1 : x > y;
+	return x->h_min < y->h_min ? -1 : x->h_min > y->h_min;
+}
+
+/* JTSC_STARTUP_SAMPLES fresh samples of @src into @samples: 0 or -EIO. */
+static int jtsc_collect_window(struct jtsc_rng *rng, enum jtsc_source src, u8 *samples)
+{
+	unsigned int at;
+
+	for (at = 0; at < JTSC_STARTUP_SAMPLES; at += JTSC_BATCH) {
+		if (jtsc_collect(rng, src))
+			return -EIO;
+		memcpy(samples + at, rng->raw, JTSC_BATCH);
+		cond_resched();
+	}
+	memzero_explicit(rng->raw, sizeof(rng->raw));
+	return 0;
 }
 
 /*
- * The step of @src for @g's generation @gen, estimated once, by the kernel
- * on samples of its own: the median of JTSC_EST_WINDOWS startup-sized
- * windows, so that no one low or high window sets it. No reader's startup
- * test estimates, so no reader can draw again; a refusal holds for the
- * generation. 0, or -ENOMEM with the step left unset.
+ * The step of @src for generation @gen, estimated once by the kernel on
+ * samples of its own: the median of JTSC_EST_WINDOWS windows, so that no
+ * one window sets it; no reader's startup test estimates, and a refusal
+ * holds for the generation. Out of memory, the step stays unset.
  */
-static int jtsc_estimate(struct jtsc_group *g, enum jtsc_source src, u32 gen)
+static void jtsc_estimate(struct jtsc_group *g, enum jtsc_source src, u32 gen)
 {
 	size_t size = JTSC_STARTUP_SAMPLES + jtsc_estimate_work_size(JTSC_STARTUP_SAMPLES);
 	struct jtsc_estimate e[JTSC_EST_WINDOWS], *mid = &e[JTSC_EST_WINDOWS / 2];
-	int step = -1;
 	struct jtsc_rng *rng = kzalloc(sizeof(*rng), GFP_KERNEL);
 	u8 *samples = kvmalloc(size, GFP_KERNEL);
-	unsigned int w, at;
+	unsigned int w;
+	int step = -1;
 
-	if (!rng || !samples || (src == JTSC_SRC_SPEC && JTSC_SPEC_MEM_SIZE &&
-				 !(rng->mem = jtsc_spec_alloc()))) {
-		kfree(rng);
-		kvfree(samples);
-		return -ENOMEM;
-	}
+	if (rng && src == JTSC_SRC_SPEC)
+		rng->mem = jtsc_spec_alloc();
+	if (!rng || !samples || (src == JTSC_SRC_SPEC && JTSC_SPEC_MEM_SIZE && !rng->mem))
+		goto free;
 	rng->group = g;
 	for (w = 0; w < JTSC_EST_WINDOWS; w++) {
-		for (at = 0; at < JTSC_STARTUP_SAMPLES; at += JTSC_BATCH) {
-			if (jtsc_collect(rng, src))
-				goto out;
-			memcpy(samples + at, rng->raw, JTSC_BATCH);
-			cond_resched();
-		}
+		if (jtsc_collect_window(rng, src, samples))
+			goto out;
 		if (g == &jtsc_group && !w)
 			jtsc_capture_boot(src, samples);
 		jtsc_estimate_samples(samples, JTSC_STARTUP_SAMPLES,
@@ -314,14 +285,14 @@ static int jtsc_estimate(struct jtsc_group *g, enum jtsc_source src, u32 gen)
 out:
 	/* Only this work sets steps; one of a generation gone is never read. */
 	atomic_set(&g->step[src], gen << 8 | (step < 0 ? JTSC_STEP_REFUSED : step));
-	memzero_explicit(rng->raw, sizeof(rng->raw));
-	kvfree_sensitive(samples, size);
-	vfree(rng->mem);
+free:
+	if (rng)
+		vfree(rng->mem);
 	kfree_sensitive(rng);
-	return 0;
+	kvfree_sensitive(samples, size);
 }
 
-/* The estimate work: a step for each collector wanted and unset. */
+/* A step for each collector wanted and unset. */
 static void jtsc_estimate_fn(struct work_struct *work)
 {
 	struct jtsc_group *g = container_of(work, struct jtsc_group, estimate);
@@ -333,7 +304,6 @@ static void jtsc_estimate_fn(struct work_struct *work)
 			jtsc_estimate(g, src, gen);
 }
 
-/* Free the speculative collector's buffer of @rng, if it holds one. */
 static void jtsc_free_buf(struct jtsc_rng *rng)
 {
 	vfree(rng->mem);
@@ -347,13 +317,11 @@ static void jtsc_log_dead(struct jtsc_rng *rng, enum jtsc_source src)
 	int next = jtsc_core_pick(&rng->core, rng->group->usable, jiffies);
 
 	rng->stats[src].permanent++;
-	if (next == -ENODEV)
-		pr_err_ratelimited("%s collector: permanent health-test failure, no collector left\n",
-				   rng->group->col[src].name);
-	else
-		pr_err_ratelimited("%s collector: permanent health-test failure, failing over to the %s collector\n",
-				   rng->group->col[src].name,
-				   rng->group->col[next < 0 ? !src : next].name);
+	pr_err_ratelimited("%s collector: permanent health-test failure, %s%s%s\n",
+			   rng->group->col[src].name,
+			   next == -ENODEV ? "no collector left" : "failing over to the ",
+			   next == -ENODEV ? "" : rng->group->col[next < 0 ? !src : next].name,
+			   next == -ENODEV ? "" : " collector");
 }
 
 /*
@@ -367,7 +335,6 @@ static int jtsc_start(struct jtsc_rng *rng, enum jtsc_source src)
 	const char *name = rng->group->col[src].name;
 	enum jtsc_phase was = l->phase, now;
 	int step = jtsc_group_step(rng->group, src);
-	unsigned int at;
 	u8 *samples;
 
 	/* The generation's step, estimated by the kernel's own work. */
@@ -388,14 +355,9 @@ static int jtsc_start(struct jtsc_rng *rng, enum jtsc_source src)
 	if (!samples)
 		return -ENOMEM;
 	rng->stats[src].startups++;
-	for (at = 0; step >= 0 && at < JTSC_STARTUP_SAMPLES; at += JTSC_BATCH) {
-		if (jtsc_collect(rng, src))
-			step = -EIO;
-		memcpy(samples + at, rng->raw, JTSC_BATCH);
-		cond_resched();
-	}
+	if (step >= 0 && jtsc_collect_window(rng, src, samples))
+		step = -EIO;
 	now = jtsc_core_startup(&rng->core, src, step, samples, jiffies, HZ);
-	memzero_explicit(rng->raw, sizeof(rng->raw));
 	kvfree_sensitive(samples, JTSC_STARTUP_SAMPLES);
 
 	if (now == JTSC_RUNNING) {
@@ -429,9 +391,8 @@ void jtsc_park(struct jtsc_rng *rng)
 }
 
 /*
- * Make @rng's core run a collector: the first one that is neither dead
- * nor backing off on @rng, after its startup test there. -EBUSY while all
- * left are backing off, -EFAULT once none is left, -ENOMEM.
+ * Make @rng run the first collector neither dead nor backing off, after a
+ * startup test: -EBUSY while all back off, -EFAULT once none is left.
  */
 static int jtsc_ready(struct jtsc_rng *rng)
 {
@@ -457,11 +418,7 @@ static int jtsc_ready(struct jtsc_rng *rng)
 	}
 }
 
-/*
- * Collect until @words released words are in the pool. -EAGAIN after a
- * health-test failure: the caller readies @rng again, which restarts the
- * collector or fails over, and starts the block again.
- */
+/* Collect until @words words are released: -EAGAIN after a failure. */
 static int jtsc_fill(struct jtsc_rng *rng, unsigned int words)
 {
 	struct jtsc_core *c = &rng->core;
@@ -495,11 +452,9 @@ static int jtsc_fill(struct jtsc_rng *rng, unsigned int words)
  * @dst: output buffer
  * @len: bytes to generate
  *
- * Each block of JTSC_BLOCK_SIZE is SHA-256 over the fewest released words
- * carrying JTSC_BLOCK_CREDIT, at least JTSC_FRESH_CREDIT of it sampled
- * after the call began. A failing collector is restarted or replaced
- * here; while all left back off, the call waits, up to the longest
- * backoff.
+ * Each block is SHA-256 over the fewest released words carrying
+ * JTSC_BLOCK_CREDIT. A failing collector is restarted or replaced here;
+ * while all left back off, the call waits, up to the longest backoff.
  *
  * Context: Process context; sleeps.
  * Return: 0; -EAGAIN after repeated failures or a wait that did not end;
@@ -553,16 +508,15 @@ int jtsc_rng_generate(struct jtsc_rng *rng, u8 *dst, unsigned int len)
 }
 
 /*
- * Released pool words for random.c, @len bytes, and their credit in 1/256
- * bit. A failing collector is replaced within the call; -EAGAIN only while
- * all left are backing off; -EINVAL, -EINTR, -ENOMEM, -EFAULT.
+ * @len bytes of released words for random.c, and their credit in 1/256 bit;
+ * -EAGAIN after repeated failures or while all collectors back off.
  */
 int jtsc_rng_pull(struct jtsc_rng *rng, void *buf, size_t len)
 {
 	unsigned int words = len / sizeof(u64), retries = 0;
 	int ret;
 
-	if (!words || len % sizeof(u64) || words > JTSC_PULL_MAX_WORDS)
+	if (!words || len % sizeof(u64) || len > JITTER_TSC_PULL_MAX)
 		return -EINVAL;
 	if (mutex_lock_interruptible(&rng->lock))
 		return -EINTR;
@@ -597,7 +551,7 @@ int jtsc_rng_init(struct jtsc_rng *rng, struct jtsc_group *g)
 	mutex_lock(&rng->lock);
 	ret = jtsc_ready(rng);
 	mutex_unlock(&rng->lock);
-	return ret == -ENOMEM ? ret : ret ? -ENODEV : 0;
+	return ret && ret != -ENOMEM ? -ENODEV : ret;
 }
 
 /* Wipe @rng, no longer in use. */
@@ -621,10 +575,7 @@ void jtsc_group_destroy(struct jtsc_group *g)
 	memset(g, 0, sizeof(*g));
 }
 
-/*
- * Set up @g, zeroed, with the collectors @col of which @usable may be used,
- * and @nr_shards instances for the crypto_rng: 0, -ENOMEM or -ENODEV.
- */
+/* Set up @g, zeroed, its collectors and shards: 0, -ENOMEM or -ENODEV. */
 int jtsc_group_init(struct jtsc_group *g, const struct jtsc_collector *col,
 		    unsigned long usable, unsigned int nr_shards)
 {
@@ -670,10 +621,10 @@ static DECLARE_COMPLETION(jtsc_setup_done);
 
 /* Transforms of "jitter_tsc": the shards are parked when the last goes. */
 static atomic_t jtsc_tfms = ATOMIC_INIT(0);
-
-/* Park what is idle; random.c's instance only once the crng is ready. */
 static void jtsc_idle_fn(struct work_struct *work);
 static DECLARE_DELAYED_WORK(jtsc_idle_work, jtsc_idle_fn);
+
+/* Park what is idle; random.c's instance only once the crng is ready. */
 
 static void jtsc_idle_fn(struct work_struct *work)
 {
@@ -698,11 +649,7 @@ static void jtsc_idle_arm(void)
 		schedule_delayed_work(&jtsc_idle_work, JTSC_IDLE_SECS * HZ);
 }
 
-/*
- * A VM fork, suspend or hibernation: a new generation, which estimates
- * again; instances are parked now if idle, else at their next request.
- * Any context, a VMGENID interrupt included.
- */
+/* A VM fork or resume, from any context: a new generation of @g. */
 void jtsc_machine_changed(struct jtsc_group *g)
 {
 	atomic_inc(&g->generation);
@@ -773,11 +720,9 @@ static struct notifier_block jtsc_crng_ready_nb = {
  * @len: bytes wanted, a multiple of 8, at most JITTER_TSC_PULL_MAX
  *
  * For drivers/char/random.c before the crng is ready: folded raw samples
- * that passed the health tests, not conditioned (the input pool is the
- * conditioner), credited at the per-sample rate, rounded down.
+ * that passed the health tests, credited at the per-sample rate.
  *
- * Context: Process context; sleeps, until the setup is done if it is
- * under way.
+ * Context: Process context; sleeps, until the setup is done if need be.
  * Return: the whole bits credited to @buf; -EAGAIN before jitter_tsc's
  * initcall ran or while its collectors are backing off; -ENODEV if it has
  * no collector; -ENOMEM; -EFAULT if none is left; -EINVAL for a bad @len;
@@ -848,14 +793,15 @@ static unsigned long __init jtsc_parse_collectors(void)
 }
 
 /*
- * Set up and register. random.c's instance runs its startup test now if
- * random.c is going to draw on it; no collector passing it is the one
- * refusal that is final, as jitterentropy's failing jent_entropy_init().
- * Not FIPS-allowed: with fips=1 nothing is set up.
+ * Set up and register; random.c's instance starts now if random.c is to
+ * draw on it, and no collector passing is final, as jent_entropy_init()'s
+ * failure is. Not FIPS-allowed: with fips=1 nothing is set up.
  */
 static int __init jtsc_setup(void)
 {
 	unsigned long usable = jtsc_parse_collectors();
+	const char *why = NULL;
+	struct jtsc_counter c;
 	bool boot = false;
 	int ret = -ENODEV;
 
@@ -863,9 +809,15 @@ static int __init jtsc_setup(void)
 		pr_info("speculative collector disabled: not available\n");
 		usable &= ~BIT(JTSC_SRC_SPEC);
 	}
+	/* Both collectors time with the counter: one unfit disables both. */
+	if (!fips_enabled)
+		why = jtsc_counter_check(jtsc_read_counter, jtsc_clock_ns, &c);
 	if (fips_enabled)
 		pr_info("not registering: not FIPS-allowed (fips=1)\n");
-	else if (jtsc_check_counter())
+	else if (why)
+		pr_info("all collectors disabled: cycle counter is %s (%u of %u reads unchanged, step %llu, %llu ns per read)\n",
+			why, c.stuck, JTSC_COUNTER_READS, c.step, c.read_ns);
+	else
 		ret = jtsc_group_init(&jtsc_group, jtsc_collectors, usable,
 				      min_t(unsigned int, nr_cpu_ids, JTSC_MAX_SHARDS));
 	if (!ret) {
@@ -913,9 +865,8 @@ static void __init jtsc_setup_async(void *data, async_cookie_t cookie)
 }
 
 /*
- * Built in, the setup runs asynchronously, overlapping later initcalls;
- * the kernel waits for async work before it starts init. As a module, the
- * setup runs at load and no startup test runs until the first request.
+ * Built in, the setup runs asynchronously, and the kernel waits for it
+ * before init; as a module, at load.
  */
 static int __init jtsc_mod_init(void)
 {

@@ -8,11 +8,9 @@
  * jitter_tsc_internal.h with nothing exported. What decides whether output
  * can be trusted is proven without relying on the jitter of the machine
  * the tests run on: the health tests and the core's state machine are fed
- * scripted streams, every cutoff is recomputed from its credit, the LFSR
- * is checked against an independent model's known answers, and private
- * groups of instances run fake collectors that serve scripted samples.
- * The registered "jitter_tsc" is read through the crypto API on the real
- * collectors.
+ * scripted streams, every cutoff is checked against its credit, the LFSR
+ * against an independent model, and private groups run fake collectors.
+ * The registered "jitter_tsc" is read through the crypto API.
  */
 
 #include <kunit/test.h>
@@ -94,10 +92,6 @@ static const char *jtsc_test_pname(const struct jtsc_health_params *p)
 {
 	return p == JTSC_TEST_FLOOR ? "floor" : "ceiling";
 }
-
-static const char *const jtsc_test_phase[] = {
-	"idle", "running", "restart", "refused", "dead",
-};
 
 /* ---- Parameters and cutoffs -------------------------------------------- */
 
@@ -243,22 +237,12 @@ static void jtsc_cutoffs_test(struct kunit *test)
  * Every step: credits ascending, words that carry at most 32 credited bits
  * and tile the windows and batches, runs that fit their counters, and a
  * block or pull, a window of pending words and those held at its end that
- * fit in the pool together. And the constants the suite writes out.
+ * fit in the pool together.
  */
 static void jtsc_params_test(struct kunit *test)
 {
 	unsigned int i;
 
-	KUNIT_EXPECT_EQ(test, JTSC_STARTUP_SAMPLES, JTSC_TEST_STARTUP);
-	KUNIT_EXPECT_EQ(test, JTSC_APT_WINDOW, JTSC_TEST_APT_WINDOW);
-	KUNIT_EXPECT_EQ(test, JTSC_PRED_WINDOW, JTSC_TEST_PRED_WINDOW);
-	KUNIT_EXPECT_EQ(test, JTSC_ALPHA_LOG2, JTSC_TEST_ALPHA_LOG2);
-	KUNIT_EXPECT_EQ(test, JTSC_PERM_ALPHA_LOG2, JTSC_TEST_PERM_ALPHA_LOG2);
-	KUNIT_EXPECT_EQ(test, JTSC_PRED_ALPHA_LOG2, JTSC_TEST_PRED_ALPHA_LOG2);
-	KUNIT_EXPECT_EQ(test, JTSC_PRED_PERM_ALPHA_LOG2, JTSC_TEST_PRED_PERM_ALPHA_LOG2);
-	KUNIT_EXPECT_EQ(test, JTSC_MAX_WORD_CREDIT, JTSC_TEST_MAX_WORD_CREDIT);
-	KUNIT_EXPECT_EQ(test, JTSC_MAX_INTERMITTENT, JTSC_TEST_MAX_INTERMITTENT);
-	KUNIT_EXPECT_EQ(test, JTSC_BATCH % JTSC_MAX_SAMPLES_PER_WORD, 0);
 	for (i = 0; i < jtsc_ladder_steps; i++) {
 		const struct jtsc_health_params *p = &jtsc_ladder[i];
 
@@ -588,9 +572,8 @@ static void jtsc_det_startup_test(struct kunit *test)
 			ph = jtsc_core_startup(c, JTSC_SRC_TIMER, top ? jtsc_ladder_steps - 1 : 0,
 					       s, now, 1);
 			backoff = min(backoff ? 2 * backoff : 1, (unsigned int)JTSC_BACKOFF_MAX);
-			KUNIT_EXPECT_EQ_MSG(test, ph, JTSC_REFUSED, "%s, from sample %u: %s",
-					    jtsc_test_pname(jtsc_test_end(top)), leads[l],
-					    jtsc_test_phase[ph]);
+			KUNIT_EXPECT_EQ_MSG(test, ph, JTSC_REFUSED, "%s, from sample %u",
+					    jtsc_test_pname(jtsc_test_end(top)), leads[l]);
 			KUNIT_EXPECT_EQ(test, c->life[JTSC_SRC_TIMER].backoff, backoff);
 			KUNIT_EXPECT_EQ(test, jtsc_core_pick(c, BIT(JTSC_SRC_TIMER), now), -EAGAIN);
 			KUNIT_EXPECT_EQ(test, jtsc_core_pick(c, BIT(JTSC_SRC_TIMER), now + backoff),

@@ -824,8 +824,11 @@ def claim_random(s, ctx):
 
 
 def claim_holdup(s, ctx):
-    # in one clause: "no reader can draw again; a refusal holds" is not it
-    if re.search(r"\bno (?:reader|user|caller)s?\b[^.;:]{0,80}?\b(?:hold|slow|delay|stall)s?\b", s, re.I) or \
+    # the readers' verb: "no reader's startup test estimates, and a refusal
+    # holds" says nothing of readers holding anything up
+    if re.search(r"\bno (?:reader|user|caller)s?\b[^.;:]{0,80}?\b(?:can|could|will|would|may|might|ever|to)\s+"
+                 r"(?:\w+\s+)?(?:hold|slow|delay|stall)\b", s, re.I) or \
+       re.search(r"\bno (?:reader|user|caller)s?\s+(?:\w+ly\s+)?(?:holds|slows|delays|stalls)\b", s, re.I) or \
        re.search(r"\b(?:readers?|users?|callers?)\b[^.]{0,40}?\b(?:cannot|can't|never|could not)\s+"
                  r"(?:hold|slow|delay|stall)", s, re.I):
         return ("readers share the CPUs and memory with random.c's instance and can slow it "
@@ -994,6 +997,8 @@ SELF_TEST = [
     ("random.c has an instance of its own, which no reader of the crypto_rng can hold up "
      "or drain.", [], claim_holdup),
     ("Readers of the crypto_rng cannot slow random.c's instance.", [], claim_holdup),
+    ("No reader holds up the seeding.", [], claim_holdup),
+    ("No reader's startup test estimates, and a refusal holds for the generation.", [], None),
     ("It shares the CPUs with random.c's instance and can slow the seeding.", [], None),
     ("The most common value's upper bound keeps an estimate of 12288 samples under 7.2 "
      "bits.", [], claim_mcv),
