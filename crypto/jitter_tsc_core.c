@@ -35,9 +35,9 @@
 
 /*
  * The credit ladder. A collector's entropy per sample differs between
- * machines and loads, so the first startup test of each machine generation
- * estimates it (jitter_tsc_estimate.c) and credits the highest step at or
- * below the estimate divided by the collector's margin. The floor is the
+ * machines and loads, so the kernel estimates it once per machine
+ * generation (the median of three windows, jitter_tsc_estimate.c) and
+ * credits the highest step at or below it divided by the margin. The floor is the
  * lowest step whose predictor runs still refuse a deterministic stream
  * within the startup test; the ceiling, 0.75 bit, bounds what a window
  * that looks better than its source can buy: the estimate of 12288

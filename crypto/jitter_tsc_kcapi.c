@@ -724,9 +724,9 @@ static struct notifier_block jtsc_crng_ready_nb = {
  *
  * Context: Process context; sleeps, until the setup is done if need be.
  * Return: the whole bits credited to @buf; -EAGAIN before jitter_tsc's
- * initcall ran or while its collectors are backing off; -ENODEV if it has
- * no collector; -ENOMEM; -EFAULT if none is left; -EINVAL for a bad @len;
- * -EINTR on a signal.
+ * initcall ran, after repeated failures or while its collectors back off;
+ * -ENODEV if it has no collector; -ENOMEM; -EFAULT if none is left;
+ * -EINVAL for a bad @len; -EINTR on a signal.
  */
 int jitter_tsc_pull(void *buf, size_t len)
 {

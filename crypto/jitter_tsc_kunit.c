@@ -1395,11 +1395,11 @@ static void jtsc_instance_death_test(struct kunit *test)
 }
 
 /*
- * The group's step is the first startup test's of the machine generation,
- * and no reader can move it: instance after instance started on the group,
- * as AF_ALG readers opening and closing sockets make, runs its startup
- * test at that step without an estimate, though its samples (16 values,
- * 4 bits each) would estimate a lower one. A new generation estimates again.
+ * The group's step is the generation's estimate, and no reader can move
+ * it: instance after instance, as AF_ALG readers reopening sockets make,
+ * runs its startup test at that step without an estimate, though its
+ * samples (4 bits each) would estimate a lower one. A new generation
+ * estimates again.
  */
 static void jtsc_step_kept_test(struct kunit *test)
 {

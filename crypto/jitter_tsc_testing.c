@@ -44,7 +44,7 @@ void jtsc_inject(struct jtsc_rng *rng, enum jtsc_source src)
 static struct dentry *jtsc_debugfs;
 static u8 jtsc_boot_raw[JTSC_NR_SOURCES][JTSC_STARTUP_SAMPLES];
 
-/* The first startup test of each collector on random.c's instance. */
+/* The first window of each collector's first estimate (at boot). */
 void jtsc_capture_boot(enum jtsc_source src, const u8 *samples)
 {
 	static unsigned long captured;
