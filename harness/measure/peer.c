@@ -16,10 +16,11 @@
  * jitter_tsc: the loop of arch/x86/include/asm/tsc_jitter.h, the core
  * (crypto/jitter_tsc_core.c and jitter_tsc_estimate.c) compiled as they
  * are, and the block path of crypto/jitter_tsc_kcapi.c written out here
- * (the glue is kernel code): a buffer of TSC_JITTER_MEM_SIZE bytes zeroed,
- * the startup test (JTSC_STARTUP_SAMPLES samples estimated, the ladder
- * step picked with JTSC_EST_MARGIN, the same samples through the health
- * tests), then batches of JTSC_BATCH samples health tested and folded
+ * (the glue is kernel code): a buffer of TSC_JITTER_MEM_SIZE bytes, one
+ * byte of each page written, the generation's estimate (three windows of
+ * JTSC_STARTUP_SAMPLES samples, the ladder step picked from the median
+ * with JTSC_EST_MARGIN), the startup test (a fourth window through the
+ * health tests), then one request of batches of JTSC_BATCH samples health tested and folded
  * into words, words counted as tested once their predictor window closed
  * (jtsc_health_hold()), and a block SHA-256 over the fewest tested words
  * carrying 2 x 256 credited bits (JTSC_OVERSAMPLE). Its credit is the
@@ -119,16 +120,19 @@ struct tsc_inst {
 static double loop_us;
 
 /*
- * One block of jtsc_rng_generate() for a request of one block: the core's
- * own calls, the glue's loop; returns its credit in 1/256 bit
+ * One block of jtsc_rng_generate(): the core's own calls, the glue's loop;
+ * @first: the first block of a request, which drops the words made before
+ * it beyond those the fresh half leaves room for. Returns its credit in
+ * 1/256 bit.
  */
-static long tsc_block(struct tsc_inst *t, unsigned char *out)
+static long tsc_block(struct tsc_inst *t, unsigned char *out, int first)
 {
 	unsigned int words = jtsc_core_words(&t->core, OVERSAMPLE * 256 * 256);
 	unsigned int len = 0;
 	double t0;
 
-	jtsc_core_begin_request(&t->core, words, 256 * 256);
+	if (first)
+		jtsc_core_begin_request(&t->core, words, 256 * 256);
 	while (t->core.tested < words) {
 		t0 = cpu_us();
 		for (unsigned int at = 0; at < BATCH; at += 128)	/* JTSC_SPEC_CHUNK */
@@ -146,7 +150,7 @@ static int tsc_round(unsigned int blocks, struct run *r)
 {
 	size_t work = jtsc_estimate_work_size(JTSC_STARTUP_SAMPLES);
 	unsigned char out[BLOCK];
-	struct jtsc_estimate e;
+	struct jtsc_estimate es[3], e;
 	struct tsc_inst *t;
 	double t0, t1, tp, tq, credit = 0;
 	unsigned int i, at;
@@ -162,19 +166,29 @@ static int tsc_round(unsigned int blocks, struct run *r)
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return -1;
-	/* jtsc_spec_alloc(): zeroed pages of its own, 4 KiB each */
+	/* jtsc_spec_alloc(): pages of its own, 4 KiB each, one byte written */
 	t->mem = mmap(NULL, TSC_JITTER_MEM_SIZE, PROT_READ | PROT_WRITE,
 		      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	samples = malloc(JTSC_STARTUP_SAMPLES + work);
+	samples = malloc(4 * JTSC_STARTUP_SAMPLES + work);
 	if (t->mem == MAP_FAILED || !samples)
 		return -1;
 	madvise(t->mem, TSC_JITTER_MEM_SIZE, MADV_NOHUGEPAGE);
-	memset(t->mem, 0, TSC_JITTER_MEM_SIZE);
+	for (at = 0; at < TSC_JITTER_MEM_SIZE; at += 4096)
+		t->mem[at] = at / 4096 + 1;
 	PART(0);
-	for (at = 0; at < JTSC_STARTUP_SAMPLES; at += 128)	/* JTSC_SPEC_CHUNK */
+	/* jtsc_estimate()'s three windows, then the startup test's */
+	for (at = 0; at < 4 * JTSC_STARTUP_SAMPLES; at += 128)	/* JTSC_SPEC_CHUNK */
 		tsc_jitter_fill(samples + at, 128, t->mem, &t->walk);
 	PART(1);
-	jtsc_estimate_samples(samples, JTSC_STARTUP_SAMPLES, samples + JTSC_STARTUP_SAMPLES, &e);
+	for (i = 0; i < 3; i++)
+		jtsc_estimate_samples(samples + i * JTSC_STARTUP_SAMPLES, JTSC_STARTUP_SAMPLES,
+				      samples + 4 * JTSC_STARTUP_SAMPLES, &es[i]);
+	/* the median of the three */
+	e = es[0];
+	if ((es[1].h_min >= es[0].h_min) == (es[1].h_min <= es[2].h_min))
+		e = es[1];
+	else if ((es[2].h_min >= es[0].h_min) == (es[2].h_min <= es[1].h_min))
+		e = es[2];
 	PART(2);
 	step = jtsc_ladder_pick(&e, JTSC_EST_MARGIN);
 	if (step < 0) {
@@ -182,10 +196,11 @@ static int tsc_round(unsigned int blocks, struct run *r)
 			(double)e.h_min / JTSC_EST_ONE);
 		return -1;
 	}
-	i = jtsc_core_startup(&t->core, JTSC_SRC_SPEC, step, samples, 0, 1);
+	i = jtsc_core_startup(&t->core, JTSC_SRC_SPEC, step, samples + 3 * JTSC_STARTUP_SAMPLES,
+			      0, 1);
 	free(samples);
 	PART(3);
-	if (i != JTSC_RUNNING || tsc_block(t, out) < 0)
+	if (i != JTSC_RUNNING || tsc_block(t, out, 1) < 0)
 		return -1;
 	PART(4);
 	t1 = cpu_us();
@@ -194,7 +209,7 @@ static int tsc_round(unsigned int blocks, struct run *r)
 	r->step_credit = jtsc_ladder[step].credit;
 	loop_us = 0;
 	for (i = 0; i < blocks; i++) {
-		c = tsc_block(t, out);
+		c = tsc_block(t, out, !i);	/* one request of @blocks blocks */
 		if (c < 0)
 			return -1;
 		credit += c / 256.0;
