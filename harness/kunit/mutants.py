@@ -210,7 +210,7 @@ MUTANTS = [
                 'the next (random.c would fall back to the stock path)',
         'cases': ['jtsc_instance_death_test', 'jtsc_buffer_test'],
         'file': KCAPI,
-        'old': '\t} while (ret == -EAGAIN && !signal_pending(current));',
+        'old': '\t} while (ret == -EAGAIN && ++retries < JTSC_MAX_RETRIES && !signal_pending(current));',
         'new': '\t} while (0);',
     },
     {
