@@ -97,7 +97,7 @@ if [ "$(v stats.present)" = 1 ]; then
 		if [ "$(v "stat.$c.estimates")" = 0 ]; then
 			row "" "not started (no startup test, no estimate)"
 		else
-			row "" "estimate $(awk -v m="$est" 'BEGIN{printf "%.3f", m / 1000}') bit per sample ($(v "stat.$c.estimator"), lowest of $(v "stat.$c.estimates") startup tests), credit $(v "stat.$c.credit_per_sample_256ths")/256 bit"
+			row "" "estimate $(awk -v m="$est" 'BEGIN{printf "%.3f", m / 1000}') bit per sample ($(v "stat.$c.estimator"), the median of three windows; $(v "stat.$c.estimates") estimate(s) this boot), credit $(v "stat.$c.credit_per_sample_256ths")/256 bit"
 		fi
 	done
 else
