@@ -6,7 +6,7 @@ M=$top/build/measure
 RESULTS=${RESULTS:-$top/harness/measure/results}	# tests may point it elsewhere
 CFLAGS_TOOLS="-O2 -Wall -Wextra -Werror"
 # the kernel's rdtsc_ordered() is rdtscp where the CPU has it (tsc-jitter-user.h)
-LOOP_CFLAGS="-mno-popcnt$(grep -qw rdtscp /proc/cpuinfo 2>/dev/null && echo ' -DTSC_JITTER_RDTSCP')"
+LOOP_CFLAGS="-mno-popcnt$(grep -qw rdtscp /proc/cpuinfo 2>/dev/null && echo ' -DTSC_JITTER_RDTSCP' || :)"
 # asm/tsc_jitter.h's kernel includes, empty: tsc-jitter-user.h gives what it uses
 LOOP_CFLAGS="$LOOP_CFLAGS -idirafter $top/harness/measure/loop-include"
 
