@@ -189,8 +189,10 @@ def main():
         for i, r in enumerate(rows):
             print("step %d credit %d spw %d" % (i, r["credit"], r["samples_per_word"]))
         kcapi = os.path.join(top, "crypto", "jitter_tsc_kcapi.c")
-        ov = Evaluator(open(kcapi).read()).env.get("JTSC_OVERSAMPLE") if os.path.exists(kcapi) else None
-        print("oversample %s" % (ov if isinstance(ov, int) else "?"))
+        # credited bits per output bit: JTSC_BLOCK_CREDIT = (N * JTSC_BLOCK_SIZE * 8) << ...
+        m = re.search(r"JTSC_BLOCK_CREDIT\s*=\s*\((\d+)\s*\*\s*JTSC_BLOCK_SIZE\s*\*\s*8\)",
+                      open(kcapi).read()) if os.path.exists(kcapi) else None
+        print("oversample %s" % (m.group(1) if m else "?"))
         print("margin %s" % ev.env.get("JTSC_EST_MARGIN", "?"))
         print("margin_timer %s" % ev.env.get("JTSC_EST_MARGIN_TIMER", "?"))
         return

@@ -36,8 +36,11 @@ static inline u64 rdtsc_ordered(void)
 
 	return __rdtscp(&aux);
 #else
-	_mm_lfence();
-	return __rdtsc();
+	unsigned int lo, hi;
+
+	/* one asm, as the kernel's alternative: nothing between the two */
+	__asm__ __volatile__("lfence; rdtsc" : "=a"(lo), "=d"(hi) : : "memory");
+	return ((u64)hi << 32) | lo;
 #endif
 }
 
