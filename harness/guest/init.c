@@ -1713,28 +1713,20 @@ int main(int argc, char **argv)
 		finish();
 	}
 
-	if (!strcmp(mode, "fault")) {
-		run_fault();
-		report_klog();
-		finish();
-	}
-
-	if (!strcmp(mode, "clone")) {
-		run_clone();
-		report_klog();
-		finish();
-	}
-
-	if (!strcmp(mode, "mem")) {
-		run_mem();
-		report_klog();
-		finish();
-	}
-
-	if (!strcmp(mode, "rounds")) {
-		run_rounds();
-		report_klog();
-		finish();
+	/* Modes that run one test, then report the kernel's log. */
+	static const struct {
+		const char *mode;
+		void (*run)(void);
+	} runs[] = {
+		{ "fault", run_fault }, { "clone", run_clone },
+		{ "mem", run_mem }, { "rounds", run_rounds },
+	};
+	for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
+		if (!strcmp(mode, runs[i].mode)) {
+			runs[i].run();
+			report_klog();
+			finish();
+		}
 	}
 
 	report_cpuflags();

@@ -122,22 +122,15 @@ if [ ! -s "$out/spec_raw.bin" ] && [ ! -s "$out/timer_raw.bin" ]; then
 	echo "guest: no raw samples came out: $(grep -m1 -o 'jitter_tsc: .*' "$out/guest.log" || echo 'see guest.log')" >&2
 	exit 1
 fi
-if [ -s "$out/spec_raw.bin" ]; then
-	echo "guest: estimating spec_raw ($(cnt spec_raw) samples, about a minute)"
-	"$M/ea_noniid" -t u8 "$out/spec_raw.bin" > "$out/spec_raw.ea"
-	set_results $key.spec.samples "$(cnt spec_raw)"
-	set_results $key.spec.ns_per_sample "$(ns spec_raw)"
-	set_hmin $key.spec "$out/spec_raw.ea" "$where"
-	set_margin $key.spec "$out/spec_raw.bin" "$out/spec_raw.ea" "$where"
-fi
-if [ -s "$out/timer_raw.bin" ]; then
-	echo "guest: estimating timer_raw ($(cnt timer_raw) samples)"
-	"$M/ea_noniid" -t u8 "$out/timer_raw.bin" > "$out/timer_raw.ea"
-	set_results $key.timer.samples "$(cnt timer_raw)"
-	set_results $key.timer.ns_per_sample "$(ns timer_raw)"
-	set_hmin $key.timer "$out/timer_raw.ea" "$where"
-	set_margin $key.timer "$out/timer_raw.bin" "$out/timer_raw.ea" "$where"
-fi
+for c in spec timer; do
+	[ -s "$out/${c}_raw.bin" ] || continue
+	echo "guest: estimating ${c}_raw ($(cnt ${c}_raw) samples$([ $c = spec ] && echo ', about a minute'))"
+	"$M/ea_noniid" -t u8 "$out/${c}_raw.bin" > "$out/${c}_raw.ea"
+	set_results $key.$c.samples "$(cnt ${c}_raw)"
+	set_results $key.$c.ns_per_sample "$(ns ${c}_raw)"
+	set_hmin $key.$c "$out/${c}_raw.ea" "$where"
+	set_margin $key.$c "$out/${c}_raw.bin" "$out/${c}_raw.ea" "$where"
+done
 set_results $key.where "$where"
 set_results $key.date "$(date -u +%Y-%m-%dT%H:%MZ)"
 kver=$(file -b "$kernel" 2>/dev/null | sed -n 's/.*version \([^,]*\),.*/\1/p')

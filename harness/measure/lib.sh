@@ -126,11 +126,11 @@ build_peer() {
 	fresh "$M/peer" "$_pd/peer.c" "$_pd/peer-jent.c" "$_js" $CORE $CORE_HDRS "$HDR" "$USER_H" \
 		"$M/hweight.o" "$top/harness/measure/lib.sh" && return 0
 	mkdir -p "$M/peer.d"
+	# shellcheck disable=SC2086
 	gcc -O0 -w -I "$_pd/peer-include" -DCONFIG_CRYPTO_JITTERENTROPY_MEMORY_BLOCKS=64 \
 		-DCONFIG_CRYPTO_JITTERENTROPY_MEMORY_BLOCKSIZE=32 -DCONFIG_CRYPTO_JITTERENTROPY_OSR=1 \
 		-c -o "$M/peer.d/jitterentropy.o" "$_js" &&
 	gcc $CFLAGS_TOOLS -c -o "$M/peer.d/peer-jent.o" "$_pd/peer-jent.c" &&
-	# shellcheck disable=SC2086
 	gcc $CFLAGS_TOOLS $LOOP_CFLAGS $CORE_CFLAGS -idirafter "$top/arch/x86/include" -o "$M/peer" \
 		"$_pd/peer.c" $CORE "$M/peer.d/jitterentropy.o" "$M/peer.d/peer-jent.o" "$M/hweight.o" \
 		-lcrypto -lm
