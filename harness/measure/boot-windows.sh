@@ -1,13 +1,14 @@
 #!/bin/bash
 # boot-windows.sh [N] - boot the guest kernel N times (default 10) on each
 # collector under QEMU TCG with dump-init as /init, and keep the boot window
-# of each: the JTSC_STARTUP_SAMPLES raw samples the boot's first startup
-# test estimated and took the collector's credit from (debugfs
+# of each: the first JTSC_STARTUP_SAMPLES raw samples the boot's estimate
+# took (the first of its three windows; debugfs
 # jitter_tsc/boot_spec_raw on a default boot, boot_timer_raw with
 # jitter_tsc.collectors=timer). check-margin.py reads them.
 # Writes harness/measure/results-boot/CPU.COMMIT/COLLECTOR-NN.u8 (NN the
 # next free number) and one line per window in its `windows` file: the
-# kernel's own log line of that estimate (estimate, estimator, credit) and
+# kernel's own log line of the generation's estimate (the median of its three
+# windows, the first of them this one: estimate, estimator, credit) and
 # the host's load. CPU is the host's model name, family and model; COMMIT the
 # last commit of the kernel code (as make bench names it; -dirty if it is
 # not committed). The kernel is copied first (a build may replace it).
@@ -56,8 +57,9 @@ for i in $(seq "$n"); do
 			{ echo "boot-windows: boot $i ($c) failed" >&2; continue; }
 		python3 "$top/harness/measure/undump.py" "$d/dump.img" "$d/dump" > /dev/null
 		w=$d/dump/boot_${c}_raw.bin
-		# "NAME collector: E bit per sample (ESTIMATOR, N samples), credit C/256 bit" or
-		# "..., under M times the floor ..." when refused
+		# "NAME collector: E bit per sample (ESTIMATOR, median of 3 x N samples), credit
+		# C/256 bit", or "..., under M times the floor ..." when refused: E is the
+		# median of the generation's three estimate windows, the first of which is w
 		log=$(grep -a -m1 "jitter_tsc: $name collector: .* bit per sample" "$d/dump/dmesg.bin" || true)
 		if [ -z "$log" ] || [ "$(tr -d '\0' < "$w" | wc -c)" = 0 ]; then
 			echo "boot-windows: boot $i ($c) captured no window: ${log:-no estimate logged}" >&2
@@ -68,8 +70,8 @@ for i in $(seq "$n"); do
 		cp "$w" "$out/$f"
 		echo "$log" | sed 's/.*collector: //' | awk -v f="$f" -v t="$(date -u +%Y-%m-%dT%H:%MZ)" \
 			-v l="$(cut -d' ' -f1 /proc/loadavg)$load" '{
-			e = $1; est = $5; sub(/^\(/, "", est); sub(/,$/, "", est); c = 0
-			if ($8 == "credit") { c = $9; sub(/\/256$/, "", c) }
+			e = $1; est = $5; sub(/^\(/, "", est); sub(/[,)]$/, "", est); c = 0
+			for (i = 6; i < NF; i++) if ($i == "credit") { c = $(i + 1); sub(/\/256$/, "", c) }
 			print f, t, e, est, c, l }' | tee -a "$out/windows"
 	done
 done
