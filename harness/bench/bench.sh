@@ -415,7 +415,7 @@ mrow "  timer, host CPU quiet (analogue)" host.timer host.timer
 mrow "  timer, host CPU loaded (analogue)" host_loaded.timer host_loaded.timer
 mrow "  timer, TCG guest kernel" guest.timer guest.timer
 mrow "  timer, arm64 TCG guest kernel" guest_arm64.timer guest_arm64.timer
-echo "  loop variants, host CPU (explore.*; quiet, then loaded):"
+echo "  loop variants, $(r explore.cpu) at $(r explore.date), not necessarily this host (explore.*; quiet, then loaded):"
 for v in popcount $SPEC_VARIANT_ORDERS; do
 	k=$(spec_variant_name "$v")
 	mrow "    $(spec_variant_label "$v"), quiet" "explore.$k.quiet" "explore.$k.quiet"
