@@ -4,15 +4,11 @@
  *
  * Copyright (C) 2026 Jitter TSC Developers
  *
- * The host-independent part: the credit ladder, the health tests, the
- * folding LFSR and the one state machine of a collector's life on an
- * instance (startup test, running, intermittent failure, refusal with a
- * backoff, death) with the pool it fills. It uses no kernel API, so that
- * the same file runs in the kernel, in KUnit and in user space.
- *
- * One raw sample, for both collectors, is the low byte of a cycle-counter
- * delta: the time one pass of the collector's loop took. That byte is what
- * the estimate assesses, what the health tests see and what is credited.
+ * The credit ladder, the health tests, the folding LFSR and the state
+ * machine of a collector on an instance, with the pool it fills; no kernel
+ * API, so that it also runs in user space. One raw sample, for both
+ * collectors, is the low byte of the cycle-counter delta of one pass: what
+ * the estimate assesses, the health tests see and the credit counts.
  */
 
 #include <linux/array_size.h>
@@ -34,23 +30,17 @@
 #include "jitter_tsc_internal.h"
 
 /*
- * The credit ladder. A collector's entropy per sample differs between
- * machines and loads, so the kernel estimates it once per machine
- * generation (the median of three windows, jitter_tsc_estimate.c) and
- * credits the highest step at or below it divided by the margin. The floor is the
- * lowest step whose predictor runs still refuse a deterministic stream
- * within the startup test; the ceiling, 0.75 bit, bounds what a window
- * that looks better than its source can buy: the estimate of 12288
- * samples stays under 7.6 bits (7.54 for a flat histogram). A word folds
- * the largest power of two of samples, at most 512, that keeps it within
- * JTSC_MAX_WORD_CREDIT.
+ * The credit ladder: the highest step at or below the estimate over the
+ * margin is credited. The floor is the lowest step whose predictor runs
+ * still refuse a deterministic stream within the startup test; the
+ * ceiling, 0.75 bit, bounds what a window that looks better than its
+ * source can buy (12288 flat samples estimate 7.54 bits). A word folds the
+ * most samples, a power of two up to 512, within JTSC_MAX_WORD_CREDIT.
  *
- * Cutoffs, SP 800-90B 4.4: RCT C = 1 + ceil(-log2(alpha) / H), the
- * predictor runs the same at alpha / 128; APT C = 1 + CRITBINOM(512, 2^-H,
- * 1 - alpha), the predictor hits the same with W = 4096 and alpha / 128.
- * A cutoff of W + 1 cannot be reached at that step. The binomial quantile
- * has no closed form: the values are written out, and the KUnit suite
- * recomputes them.
+ * Cutoffs, SP 800-90B 4.4: RCT 1 + ceil(-log2(alpha) / H), predictor runs
+ * the same at alpha / 128; APT 1 + CRITBINOM(512, 2^-H, 1 - alpha),
+ * predictor hits the same with W = 4096 at alpha / 128; W + 1 cannot be
+ * reached. Written out, as CRITBINOM has no closed form; KUnit recomputes.
  */
 /* Credit, samples per word, then each cutoff pair: RCT, APT, runs, hits. */
 #define JTSC_STEP(c, spw, rct, rctp, apt, aptp, run, runp, hits, hitsp)	{	\
@@ -96,22 +86,20 @@ static unsigned int jtsc_pred_diff(unsigned int k)
 
 /**
  * jtsc_ladder_pick() - The step of the credit ladder an estimate allows
- * @e: the runtime estimate of a collector's startup samples
+ * @e: a collector's runtime estimate
  * @margin: the collector's margin, JTSC_EST_MARGIN or JTSC_EST_MARGIN_TIMER
  *
- * The only place where an entropy estimate becomes a credit: the highest
- * step whose credit, times @margin, is at most the estimate.
+ * The only place where an estimate becomes a credit.
  *
  * Context: Any context.
- * Return: an index into jtsc_ladder[], or -1 if the estimate is below
- * @margin times the lowest step (the floor).
+ * Return: the highest step whose credit times @margin is at most the
+ * estimate, or -1 if there is none.
  */
 int jtsc_ladder_pick(const struct jtsc_estimate *e, unsigned int margin)
 {
 	int step;
 
 	for (step = jtsc_ladder_steps - 1; step >= 0; step--) {
-		/* Credits are in 1/256 bit, the estimate in 2^-32 bit. */
 		u64 need = (u64)jtsc_ladder[step].credit * margin <<
 			   (JTSC_EST_SHIFT - JTSC_ENTROPY_SHIFT);
 
@@ -139,10 +127,9 @@ static unsigned long jtsc_gcd(unsigned long a, unsigned long b)
  * @clock_ns: a clock in nanoseconds, to time the reads with
  * @c: what was seen, for the caller's log
  *
- * Both collectors measure with the counter, so one unfit for it disables
- * both: one that mostly stands still, that steps by more than it advances
- * over one of its own reads (it cannot time a read, let alone a pass), or
- * that is slow to read even in the fastest batch (trapped by a hypervisor).
+ * Unfit: a counter that mostly stands still, that steps by more than it
+ * advances over one read, or that is slow to read even in the fastest
+ * batch (trapped by a hypervisor).
  *
  * Context: Any context.
  * Return: NULL if the counter is fit, else why not.
@@ -177,17 +164,14 @@ const char *jtsc_counter_check(u64 (*read)(void), u64 (*clock_ns)(void),
 }
 
 /*
- * Health tests, on raw samples before folding, always on: SP 800-90B 4.4.1
- * (RCT) and 4.4.2 (APT, W = 512), and a determinism test that those two
- * cannot replace at a low credit. Its 68 predictors guess each sample from
- * the ones before: four that the k-th difference, k = 1..4, repeats (a
- * stuck, stepping or polynomially ramping counter; k = 1 is jent_stuck()),
- * and 64 that the sample repeats the one L back (periods up to 64). A
- * healthy source makes each right with probability at most 2^-H; a run of
- * hits, and the hits in a window of JTSC_PRED_WINDOW samples, have cutoffs
- * derived from the credit as the RCT's and the APT's are. An intermittent
- * failure does not reset the counts, so a run that goes on can still reach
- * its permanent cutoff. What the predictors cannot see is the estimate's.
+ * Health tests on raw samples, always on: RCT (SP 800-90B 4.4.1), APT
+ * (4.4.2) and a determinism test, which RCT and APT cannot replace at a
+ * low credit. Its 68 predictors guess each sample: the k-th difference
+ * repeating, k = 1..4 (stuck, stepping or ramping counters; k = 1 is
+ * jent_stuck()), and the sample L back, L = 1..64 (periods). A healthy
+ * source makes each right with probability at most 2^-H, so runs of hits
+ * and hits per JTSC_PRED_WINDOW have cutoffs as the RCT's and APT's. An
+ * intermittent failure keeps the counts: a run may still go permanent.
  */
 
 /**
@@ -215,12 +199,7 @@ static enum jtsc_health_result jtsc_cutoff(unsigned int count, unsigned int cuto
 	return JTSC_HEALTH_OK;
 }
 
-/*
- * A predictor's guess for the current sample was right: count the hit.
- * A healthy source makes some twenty hits per sample over the 68
- * predictors, so the common case, both counts below their lower cutoff,
- * takes one comparison each; every cutoff pair has cutoff < perm_cutoff.
- */
+/* Count predictor @k's hit: one comparison per count while below the cutoffs. */
 static enum jtsc_health_result jtsc_predictor_hit(struct jtsc_health *h, unsigned int k)
 {
 	const struct jtsc_health_params *p = h->params;
@@ -233,10 +212,8 @@ static enum jtsc_health_result jtsc_predictor_hit(struct jtsc_health *h, unsigne
 }
 
 /*
- * Bit j set for each lag 64 - j whose predictor guesses @sample right: the
- * bytes of the last 64 samples, oldest first, that equal it, eight lags a
- * word. The zero-byte test is the exact one (no false positives across
- * bytes).
+ * Bit j set for each lag 64 - j that guesses @sample right: the bytes of the
+ * last 64 samples equal to it, by an exact zero-byte test, eight a word.
  */
 static u64 jtsc_lag_hits(const struct jtsc_health *h, u8 sample)
 {
@@ -248,17 +225,12 @@ static u64 jtsc_lag_hits(const struct jtsc_health *h, u8 sample)
 	for (w = 0; w < JTSC_MAX_LAG / 8; w++) {
 		x = get_unaligned_le64(last64 + 8 * w) ^ (sample * 0x0101010101010101ULL);
 		zero = ~(((x & low7) + low7) | x | low7);
-		/* Gather the top bit of byte k into bit k of the top byte. */
 		hits |= ((zero * 0x0002040810204081ULL) >> 56) << (8 * w);
 	}
-	/* Lags beyond the samples seen so far have nothing to compare with. */
 	return h->seen >= JTSC_MAX_LAG ? hits : hits & ~(~0ULL >> h->seen);
 }
 
-/*
- * Keep the last 64 samples in order, oldest first, at hist[pos..pos + 63]:
- * each is stored twice, 64 bytes apart, so that no wrap-around is needed.
- */
+/* The last 64 samples, oldest first, at hist[pos..pos + 63]: each stored twice. */
 static void jtsc_lag_push(struct jtsc_health *h, u8 sample)
 {
 	h->hist[h->pos] = sample;
@@ -269,7 +241,7 @@ static void jtsc_lag_push(struct jtsc_health *h, u8 sample)
 /**
  * jtsc_health_sample() - Run the health tests over one raw sample
  * @h: health-test state
- * @sample: the raw sample, the low byte of a cycle-counter delta
+ * @sample: the raw sample
  *
  * Context: Any context.
  * Return: the worst cutoff the sample reached.
@@ -283,7 +255,7 @@ enum jtsc_health_result jtsc_health_sample(struct jtsc_health *h, u8 sample)
 	u64 hit, ended;
 	unsigned int j, k;
 
-	/* SP 800-90B 4.4.1: count identical consecutive samples. */
+	/* 4.4.1: identical consecutive samples */
 	if (h->seen && sample == last) {
 		h->rct_run++;
 		res = jtsc_cutoff(h->rct_run, p->rct_cutoff, p->rct_perm_cutoff);
@@ -291,10 +263,7 @@ enum jtsc_health_result jtsc_health_sample(struct jtsc_health *h, u8 sample)
 		h->rct_run = 1;
 	}
 
-	/*
-	 * SP 800-90B 4.4.2: count how often the first sample of a window
-	 * comes back within the window.
-	 */
+	/* 4.4.2: how often a window's first sample comes back in it */
 	if (!h->apt_seen) {
 		h->apt_value = sample;
 		h->apt_count = 1;
@@ -306,16 +275,10 @@ enum jtsc_health_result jtsc_health_sample(struct jtsc_health *h, u8 sample)
 		h->apt_seen = 0;
 
 	/*
-	 * The determinism test: the differences, the k-th difference of the
-	 * samples being the (k + 1)-th of the counter...
+	 * The differences. A zero k-th one repeating, k > 1, is the lower
+	 * predictor's hit: a deterministic counter makes one predictor run.
 	 */
 	for (k = 1; k <= JTSC_NR_DIFF; k++) {
-		/*
-		 * The k-th difference is known once k + 1 samples were seen.
-		 * A zero one repeating, for k > 1, means that the one below
-		 * repeats: that is the lower predictor's to count, so that
-		 * each deterministic counter makes one predictor run.
-		 */
 		if (h->seen > k && diff == h->diff[k - 1] && (k == 1 || diff))
 			res = max(res, jtsc_predictor_hit(h, jtsc_pred_diff(k)));
 		else
@@ -325,10 +288,7 @@ enum jtsc_health_result jtsc_health_sample(struct jtsc_health *h, u8 sample)
 		diff = next;
 	}
 
-	/*
-	 * ...and the lags, lag 64 - j in bit j. Only the predictors that
-	 * hit, or whose run just ended, cost anything.
-	 */
+	/* The lags, lag 64 - j in bit j: only hits and ended runs cost. */
 	hit = jtsc_lag_hits(h, sample);
 	ended = h->running & ~hit;
 	h->running = hit;
@@ -358,13 +318,10 @@ enum jtsc_health_result jtsc_health_sample(struct jtsc_health *h, u8 sample)
  * jtsc_health_hold() - Samples at the end that a run still going takes in
  * @h: health-test state
  *
- * A run of identical samples, or of hits of one predictor, that is still
- * going may yet reach its cutoff; none of its samples may be released
- * before it ends, or the first part of a failing run that straddles a
- * window boundary would be credited.
+ * A run still going may yet reach its cutoff, so none of it is released.
  *
  * Context: Any context.
- * Return: the length of the longest such run, 0 if there is none.
+ * Return: the longest such run, 0 if there is none.
  */
 unsigned int jtsc_health_hold(const struct jtsc_health *h)
 {
@@ -376,20 +333,16 @@ unsigned int jtsc_health_hold(const struct jtsc_health *h)
 	return hold;
 }
 
-/*
- * Folding: a 64-bit Fibonacci LFSR, x^64 + x^61 + x^56 + x^31 + x^28 +
- * x^23 + 1, shifting left (taps at bits 63, 60, 55, 30, 27, 22). Each step
- * injects one input bit, so every bit of every sample reaches the state;
- * for a fixed start state the map from 64 input bits is linear and
- * bijective. A word carries at most half its bits in credit. Folding is
- * not conditioning: output is SHA-256 over words, and random.c mixes them.
- */
-
 /**
  * jtsc_lfsr_fold() - Fold input bits into the LFSR state
  * @state: LFSR state
  * @in: input bits, bit 0 injected first
  * @nbits: number of bits of @in to inject, at most 64
+ *
+ * A Fibonacci LFSR, x^64 + x^61 + x^56 + x^31 + x^28 + x^23 + 1, shifting
+ * left, one input bit a step: every bit of every sample reaches the state,
+ * and 64 input bits map bijectively. Folding is not conditioning: the
+ * output is SHA-256 over words, and random.c mixes what it pulls.
  *
  * Context: Any context.
  * Return: the new LFSR state.
@@ -399,12 +352,9 @@ u64 jtsc_lfsr_fold(u64 state, u64 in, unsigned int nbits)
 	u64 rev = (u64)bitrev32(lower_32_bits(in)) << 32 | bitrev32(upper_32_bits(in));
 
 	/*
-	 * Up to 23 steps at once: the lowest tap, bit 22, sees a bit shifted
-	 * in by this chunk only from the 24th step on, so all feedback bits
-	 * of a chunk come from the state before it. Step k's feedback is
-	 * state bits 63-k, 60-k, 55-k, 30-k, 27-k and 22-k, and its new bit
-	 * ends up at bit m-1-k; input bit k goes to the same place, which is
-	 * where the bit-reversed input has it.
+	 * 23 steps at once: the lowest tap, bit 22, sees a bit shifted in by
+	 * this chunk only from the 24th step on. Step k's new bit ends up at
+	 * bit m - 1 - k, where the bit-reversed input has input bit k.
 	 */
 	while (nbits) {
 		unsigned int m = min(nbits, 23U);
@@ -419,15 +369,12 @@ u64 jtsc_lfsr_fold(u64 state, u64 in, unsigned int nbits)
 }
 
 /*
- * A collector's life on an instance. Its first startup test there, and
- * one after a refusal, may fail by chance (2^-30 per window for a healthy
- * source) or because the source is unfit: either way the collector is
- * refused there for a backoff that doubles, and tried again after it, so
- * that no chance failure retires a source. Only failures of the output
- * retire one, on this instance alone: a permanent cutoff, or
- * JTSC_MAX_INTERMITTENT intermittent ones without a predictor window
- * released in between. An intermittent failure discards what was not
- * handed out and needs a new startup test (SP 800-90B 4.3 (9)).
+ * A collector's life on an instance. A failed startup test, by chance
+ * (2^-30 a window) or not, refuses it there for a doubling backoff: no
+ * chance failure retires a source. Only its output's failures retire it,
+ * on this instance alone: a permanent cutoff, or JTSC_MAX_INTERMITTENT
+ * intermittent ones without a window released between. An intermittent
+ * one discards the pool and needs a new startup test (SP 800-90B 4.3 (9)).
  */
 
 /**
@@ -469,20 +416,17 @@ static void jtsc_core_wipe(struct jtsc_core *c)
 
 /**
  * jtsc_core_startup() - Run a collector's startup test on an instance
- * @c: the instance's core
+ * @c: the instance's core; its pool is emptied
  * @src: the collector
- * @step: the ladder step it is credited at, or -1 if its estimate was
- *	below the floor
+ * @step: the ladder step it is credited at, or -1 if refused
  * @samples: JTSC_STARTUP_SAMPLES fresh raw samples of @src
  * @now: the caller's clock
  * @unit: the caller's clock ticks in one backoff unit (a second)
  *
- * The pool is emptied whatever the outcome; on success @src fills it.
- *
  * Context: Any context.
- * Return: the collector's new phase: JTSC_RUNNING if the samples passed
- * every health test at @step's cutoffs, JTSC_RESTART or JTSC_DEAD after a
- * failure that follows an intermittent one, JTSC_REFUSED otherwise.
+ * Return: the new phase: JTSC_RUNNING if the samples passed at @step's
+ * cutoffs, JTSC_RESTART or JTSC_DEAD after a failure that follows an
+ * intermittent one, JTSC_REFUSED otherwise.
  */
 enum jtsc_phase jtsc_core_startup(struct jtsc_core *c, enum jtsc_source src, int step,
 				  const u8 *samples, unsigned long now, unsigned long unit)
@@ -518,9 +462,8 @@ enum jtsc_phase jtsc_core_startup(struct jtsc_core *c, enum jtsc_source src, int
 }
 
 /*
- * A predictor window closed: release its pending words but those that a
- * run still going reaches into, and those holding its last JTSC_MAX_LAG
- * samples, from which a run of lag L would be predicted.
+ * A predictor window closed: release its words but those a run still going
+ * reaches into and those with its last JTSC_MAX_LAG samples.
  */
 static void jtsc_release(struct jtsc_core *c, struct jtsc_life *l)
 {
@@ -538,13 +481,11 @@ static void jtsc_release(struct jtsc_core *c, struct jtsc_life *l)
  * @c: the instance's core, its collector c->src in JTSC_RUNNING
  * @raw: JTSC_BATCH raw samples of it
  *
- * Every sample is tested, even after a failure, so that windows stay
- * aligned with words; words are added until the first failure. Any
+ * Every sample is tested, so that windows stay aligned with words; a
  * failure empties the pool.
  *
  * Context: Any context.
- * Return: the collector's phase after the batch: JTSC_RUNNING, or
- * JTSC_RESTART or JTSC_DEAD after a failure.
+ * Return: JTSC_RUNNING, or JTSC_RESTART or JTSC_DEAD after a failure.
  */
 enum jtsc_phase jtsc_core_feed(struct jtsc_core *c, const u8 *raw)
 {
@@ -620,8 +561,8 @@ static void jtsc_core_discard(struct jtsc_core *c, unsigned int words)
  * @c: the instance's core, with at least @words released words
  * @words: how many; the caller has read them from c->pool
  *
- * The only place where entropy is credited: each word carries its samples
- * at the per-sample credit of its collector's step.
+ * The only place where entropy is credited: each word's samples at its
+ * collector's step.
  *
  * Context: Any context.
  * Return: the entropy of the words, in 1/256 bit.
@@ -641,10 +582,8 @@ unsigned int jtsc_core_take(struct jtsc_core *c, unsigned int words)
  * @fresh_credit: entropy that block must take from samples collected
  *	after this call, in 1/256 bit
  *
- * Words made before the request are marked stale, and the oldest dropped
- * so that at most @words less those carrying @fresh_credit are left: a
- * clone of the machine, which holds the same pool, cannot predict the
- * block from it.
+ * Drops the oldest words so that a clone of the machine, holding the same
+ * pool, cannot predict the block from it.
  *
  * Context: Any context.
  */

@@ -1,13 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * jitter_tsc internals, shared by its files and its KUnit suite.
- *
- * jitter_tsc_estimate.c and jitter_tsc_core.c use no kernel API beyond
- * the types, bit and string helpers, WARN_ON_ONCE() and cond_resched(), so
- * that they also build in user space, where they are measured and checked
- * against NIST's reference tool. The
- * glue (jitter_tsc_kcapi.c) owns the collectors, locking and interfaces;
- * jitter_tsc_testing.c the debugfs files and fault injection.
+ * jitter_tsc internals, shared by its files and its KUnit suite. The
+ * estimate and the core use no kernel API beyond types, bit and string
+ * helpers, WARN_ON_ONCE() and cond_resched(): they also build in user space.
  */
 #ifndef _CRYPTO_JITTER_TSC_INTERNAL_H
 #define _CRYPTO_JITTER_TSC_INTERNAL_H
@@ -20,15 +15,12 @@
 #include <linux/types.h>
 #include <linux/workqueue.h>
 
-/* The runtime estimate: SP 800-90B 6.3 non-IID estimators, 8-bit samples */
-
-/* Min-entropy in bits per sample as fixed point: JTSC_EST_ONE = 1 bit. */
+/* The runtime estimate, in bits per sample: JTSC_EST_ONE is 1 bit. */
 #define JTSC_EST_SHIFT	32
 #define JTSC_EST_ONE	BIT_ULL(JTSC_EST_SHIFT)
-/* An estimator that does not apply to the samples given. */
-#define JTSC_EST_NONE	U64_MAX
+#define JTSC_EST_NONE	U64_MAX		/* the estimator does not apply */
 
-/* The SP 800-90B estimators jtsc_estimate_samples() runs. */
+/* The SP 800-90B 6.3 estimators jtsc_estimate_samples() runs. */
 enum jtsc_estimator {
 	JTSC_EST_MCV,		/* 6.3.1 most common value */
 	JTSC_EST_TUPLE,		/* 6.3.5 t-tuple, if a symbol occurs 35 times */
@@ -38,7 +30,7 @@ enum jtsc_estimator {
 	JTSC_NR_ESTIMATORS
 };
 
-/* The min-entropy of a run of samples, in bits per sample / JTSC_EST_ONE. */
+/* The min-entropy of a run of samples. */
 struct jtsc_estimate {
 	u64 h[JTSC_NR_ESTIMATORS];	/* each estimator's, or JTSC_EST_NONE */
 	u64 h_min;			/* the lowest, at most 8 bits */
@@ -53,65 +45,47 @@ size_t jtsc_estimate_work_size(unsigned int n);
 void jtsc_estimate_samples(const u8 *samples, unsigned int n, void *work,
 			   struct jtsc_estimate *e);
 
-/* The core: credit ladder, health tests, folding, a collector's life */
-
 enum {
-	/* Entropy is counted in 1/256 bit. */
-	JTSC_ENTROPY_SHIFT = 8,
-	/* SP 800-90B 4.4.2: W = 512 for samples that are not binary. */
-	JTSC_APT_WINDOW = 512,
-	/*
-	 * The determinism test counts each predictor's hits over 4096
-	 * samples: at the upper steps an always-right predictor reaches the
-	 * permanent cutoff within one window, a healthy source does not.
-	 */
+	JTSC_ENTROPY_SHIFT = 8,		/* credits are in 1/256 bit */
+	JTSC_APT_WINDOW = 512,		/* SP 800-90B 4.4.2: W for non-binary samples */
+	/* Predictor hits are counted per window: a healthy source stays under. */
 	JTSC_PRED_WINDOW = 4096,
 	/*
-	 * SP 800-90B 4.3 (9): at least 1024 samples. Three predictor
-	 * windows, so that a deterministic stream starting anywhere in the
-	 * first is refused even at the floor, where a run needs up to 4737
-	 * samples after its first JTSC_MAX_LAG to fail.
+	 * SP 800-90B 4.3 (9): at least 1024. Three predictor windows, so that a
+	 * deterministic stream starting anywhere in the first fails even at
+	 * the floor, whose run cutoff is 4737.
 	 */
 	JTSC_STARTUP_SAMPLES = 3 * JTSC_PRED_WINDOW,
-	/* SP 800-90B 4.4: alpha = 2^-30 intermittent, 2^-60 permanent. */
+	/* SP 800-90B 4.4: alpha = 2^-30 intermittent, 2^-60 permanent */
 	JTSC_ALPHA_LOG2 = 30,
 	JTSC_PERM_ALPHA_LOG2 = 60,
-	/* Each of the < 128 predictors at alpha / 128: union bound. */
+	/* each of the < 128 predictors at alpha / 128: union bound */
 	JTSC_PRED_ALPHA_LOG2 = JTSC_ALPHA_LOG2 + 7,
 	JTSC_PRED_PERM_ALPHA_LOG2 = JTSC_PERM_ALPHA_LOG2 + 7,
-	/* Intermittent failures in a row (each 2^-30) that make one permanent. */
-	JTSC_MAX_INTERMITTENT = 3,
-	/* A pool word carries at most 32 bits, half its size, of at most 512 samples. */
+	JTSC_MAX_INTERMITTENT = 3,	/* in a row make a permanent failure */
+	/* a pool word carries at most half its bits, from at most 512 samples */
 	JTSC_MAX_WORD_CREDIT = 32 << JTSC_ENTROPY_SHIFT,
 	JTSC_MAX_SAMPLES_PER_WORD = 512,
 	/*
 	 * Runtime estimate over credit: half for SP 800-90B's practice, the
-	 * rest for a startup window's optimism over 10^6 samples, measured
-	 * per collector; the timer's samples come in bursts.
+	 * rest for a window's optimism over 10^6 samples, measured per
+	 * collector; the timer's samples come in bursts.
 	 */
 	JTSC_EST_MARGIN = 8,
 	JTSC_EST_MARGIN_TIMER = 32,
-	/* Raw samples per collector call: one batch, whole words at every step. */
-	JTSC_BATCH = 512,
-	/*
-	 * Pool words: a block or pull, a predictor window pending and the
-	 * words held at its end, at the step that needs most.
-	 */
+	JTSC_BATCH = 512,		/* raw samples per collector call */
+	/* a block, a predictor window pending and what its end holds */
 	JTSC_POOL_WORDS = 192,
-	/* Backoff of a refused collector, in the caller's time unit. */
-	JTSC_BACKOFF_MIN = 1,
+	JTSC_BACKOFF_MIN = 1,		/* a refused collector's wait, in seconds */
 	JTSC_BACKOFF_MAX = 64,
 };
 
-/*
- * The determinism test's predictors: lags 1 to JTSC_MAX_LAG, and the k-th
- * difference repeating, k = 1 .. JTSC_NR_DIFF.
- */
+/* The determinism test's predictors: lags, and k-th differences repeating */
 #define JTSC_MAX_LAG		64
 #define JTSC_NR_DIFF		4
 #define JTSC_NR_PREDICTORS	(JTSC_MAX_LAG + JTSC_NR_DIFF)
 
-/* Verdict of the health tests on a sample: the cutoff reached, if any. */
+/* The health tests' verdict: the cutoff reached, if any. */
 enum jtsc_health_result {
 	JTSC_HEALTH_OK,
 	JTSC_HEALTH_INTERMITTENT,	/* alpha = 2^-30 */
@@ -119,11 +93,9 @@ enum jtsc_health_result {
 };
 
 /*
- * One step of the credit ladder: the credit per raw sample in 1/256 bit,
- * the samples folded into a word, and each test's cutoff for alpha = 2^-30
- * (intermittent) and 2^-60 (permanent): the Repetition Count Test (4.4.1),
- * the Adaptive Proportion Test (4.4.2), and the longest run and the hits
- * in a predictor window of any one predictor (at alpha / 128).
+ * A step of the credit ladder: the credit per sample, samples per word, and
+ * each test's intermittent and permanent cutoffs: RCT, APT, and a
+ * predictor's run and hits per window.
  */
 struct jtsc_health_params {
 	unsigned int credit;
@@ -134,7 +106,7 @@ struct jtsc_health_params {
 	unsigned int hits_cutoff, hits_perm_cutoff;
 };
 
-/* The health tests' state over one sample stream. */
+/* The health tests' state over one stream. */
 struct jtsc_health {
 	const struct jtsc_health_params *params;	/* the step in force */
 	unsigned int seen;		/* samples seen, up to JTSC_MAX_LAG */
@@ -160,18 +132,14 @@ unsigned int jtsc_health_hold(const struct jtsc_health *h);
 u64 jtsc_lfsr_fold(u64 state, u64 in, unsigned int nbits);
 int jtsc_ladder_pick(const struct jtsc_estimate *e, unsigned int margin);
 
-/*
- * The cycle counter check: JTSC_COUNTER_READS reads back to back, in
- * batches, the cost of a read taken from the fastest batch; RDTSC takes
- * tens of ns natively and about 50 under QEMU TCG, a trapped read 1 us.
- */
+/* The counter check: a read costs tens of ns, 50 under TCG; trapped, 1 us. */
 enum {
 	JTSC_COUNTER_READS = 1024,
 	JTSC_COUNTER_BATCH = 64,
 	JTSC_COUNTER_MAX_READ_NS = 1000,
 };
 
-/* What jtsc_counter_check() saw: reads unchanged, step, ns per read. */
+/* What jtsc_counter_check() saw */
 struct jtsc_counter {
 	unsigned int stuck;
 	u64 step;
@@ -181,7 +149,7 @@ struct jtsc_counter {
 const char *jtsc_counter_check(u64 (*read)(void), u64 (*clock_ns)(void),
 			       struct jtsc_counter *c);
 
-/* The collectors, in the order they are tried; same raw sample for both. */
+/* The collectors, in the order they are tried */
 enum jtsc_source {
 	JTSC_SRC_SPEC,		/* speculative TSC collector, x86-64 */
 	JTSC_SRC_TIMER,		/* stack-timer collector, any cycle counter */
@@ -207,10 +175,8 @@ struct jtsc_life {
 };
 
 /*
- * An instance's collectors and pool, host-independent: pool holds folded
- * words of collector src, the first tested released for use, the pending
- * after them waiting for their predictor window, the first stale made
- * before the current request.
+ * An instance's collectors and pool: words of collector src, the first
+ * tested released, then pending ones; the first stale predate the request.
  */
 struct jtsc_core {
 	enum jtsc_source src;
@@ -230,8 +196,6 @@ void jtsc_core_begin_request(struct jtsc_core *c, unsigned int words,
 			     unsigned int fresh_credit);
 void jtsc_core_park(struct jtsc_core *c, bool new_machine);
 
-/* The glue */
-
 #define JTSC_COLLECT_ALL	(BIT(JTSC_SRC_SPEC) | BIT(JTSC_SRC_TIMER))
 
 struct jtsc_rng;
@@ -243,15 +207,15 @@ struct jtsc_collector {
 	int (*collect)(struct jtsc_rng *rng);
 };
 
-/* Counters of one collector on one instance, for debugfs and the tests. */
+/* Counters of one collector on one instance, for debugfs and the tests */
 struct jtsc_stats {
-	u64 samples, collect_ns;	/* collect_ns with debugfs only */
+	u64 samples, collect_ns;
 	u64 intermittent, permanent;	/* health-test failures */
 	u64 credited;			/* in 1/256 bit */
 	u64 startups, refused;
 };
 
-/* The estimates a group made for one collector: how many, the last one. */
+/* The estimates a group made for one collector: how many, the last one */
 struct jtsc_group_est {
 	u64 count;
 	u64 h_min;
@@ -259,10 +223,9 @@ struct jtsc_group_est {
 };
 
 /*
- * What the instances of one jitter_tsc share: the collectors, which may be
- * used, the machine generation, and per collector (generation << 8) | the
- * ladder step the generation's estimate set, made by the estimate work for
- * the collectors in want; the crypto_rng's shards, by CPU.
+ * What instances share: the collectors, which may be used, the machine
+ * generation, per collector (generation << 8) | the step its estimate
+ * set, the estimate work and the crypto_rng's shards, by CPU.
  */
 struct jtsc_group {
 	const struct jtsc_collector *col;
@@ -307,7 +270,6 @@ bool jtsc_park_idle(struct jtsc_rng *rng, unsigned long idle);
 void jtsc_machine_changed(struct jtsc_group *g);
 int jtsc_group_step(struct jtsc_group *g, enum jtsc_source src);
 
-/* jitter_tsc_testing.c, with CONFIG_CRYPTO_JITTER_TSC_DEBUGFS or _FAULT_INJECTION */
 #ifdef CONFIG_CRYPTO_JITTER_TSC_DEBUGFS
 void jtsc_capture_boot(enum jtsc_source src, const u8 *samples);
 void jtsc_debugfs_init(void);

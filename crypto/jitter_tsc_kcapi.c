@@ -4,13 +4,11 @@
  *
  * Copyright (C) 2026 Jitter TSC Developers
  *
- * The glue around the core: the collectors, the instances and their
- * locking, the crypto_rng "jitter_tsc" and jitter_tsc_pull() for random.c.
- * random.c pulls from an instance of its own; the crypto_rng spreads its
- * readers over one per CPU. They share each collector's ladder step, which
- * the kernel estimates once per machine generation (boot, VM fork, resume);
- * a collector that fails is refused or retired on one instance alone. An
- * instance holds its buffer and pool only while used.
+ * The collectors, the instances, the crypto_rng "jitter_tsc" and
+ * jitter_tsc_pull() for random.c, which has an instance of its own; the
+ * crypto_rng has one per CPU. Each collector's step is estimated once per
+ * machine generation (boot, VM fork, resume); a failing collector is
+ * refused or retired on one instance alone.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -57,20 +55,16 @@ static inline void jtsc_spec_fill(u8 *samples, unsigned int n, u8 *mem, u64 *pas
 #endif
 
 enum {
-	/*
-	 * SHA-256 (SP 800-90B 3.1.5.1) over twice a block's size of credit,
-	 * half of it sampled after the request began: clones differ.
-	 */
+	/* SHA-256 (SP 800-90B 3.1.5.1) over twice a block's credit, half fresh */
 	JTSC_BLOCK_SIZE = SHA256_DIGEST_SIZE,
 	JTSC_BLOCK_CREDIT = (2 * JTSC_BLOCK_SIZE * 8) << JTSC_ENTROPY_SHIFT,
 	JTSC_FRESH_CREDIT = (JTSC_BLOCK_SIZE * 8) << JTSC_ENTROPY_SHIFT,
 	JTSC_SPEC_CHUNK = 128,		/* passes between preemption points */
 	JTSC_MAX_SHARDS = 8,		/* readers on 8 CPUs in 64 MiB at most */
 	JTSC_IDLE_SECS = 5,		/* an instance unused this long is parked */
-	/* Failures one call deals with before it gives up with -EAGAIN. */
 	JTSC_MAX_RETRIES = JTSC_MAX_INTERMITTENT + JTSC_NR_SOURCES,
 	JTSC_EST_WINDOWS = 3,		/* a generation's step: their median */
-	JTSC_STEP_REFUSED = 0xfe,	/* sentinels of a group's step word */
+	JTSC_STEP_REFUSED = 0xfe,	/* in a group's step word */
 	JTSC_STEP_UNSET = 0xff,
 };
 
@@ -89,11 +83,7 @@ static u64 jtsc_clock_ns(void)
 	return local_clock();
 }
 
-/*
- * The speculative collector times loads from DRAM (asm/tsc_jitter.h). A
- * delta across CPUs is no sample: each call of the loop runs with migration
- * disabled, and calls of JTSC_SPEC_CHUNK passes (20-40 us) yield between.
- */
+/* Loads from DRAM (asm/tsc_jitter.h), on one CPU a chunk (20-40 us) at a time */
 static int jtsc_spec_collect(struct jtsc_rng *rng)
 {
 	unsigned int at;
@@ -130,10 +120,8 @@ static int jtsc_next_timer_cpu(int cpu)
 }
 
 /*
- * The stack-timer collector, after try_to_generate_entropy(): a timer is
- * kept armed on another CPU while the loop calls schedule(); a sample is
- * the time of one pass, credited as measured. A pass whose reads were on
- * different CPUs is dropped: the loop sleeps, so migration stays enabled.
+ * After try_to_generate_entropy(): a timer kept armed on another CPU while
+ * the loop calls schedule(); a pass whose reads were on two CPUs is dropped.
  */
 static int jtsc_timer_collect(struct jtsc_rng *rng)
 {
@@ -147,7 +135,7 @@ static int jtsc_timer_collect(struct jtsc_rng *rng)
 	last = jtsc_read_counter();
 	put_cpu();
 	while (i < JTSC_BATCH) {
-		/* Re-armed only once the last callback has run, as random.c does. */
+		/* re-armed once the last callback ran, as in random.c */
 		if (!timer_pending(&timer) && try_to_del_timer_sync(&timer) >= 0) {
 			preempt_disable();
 			cpu = jtsc_next_timer_cpu(cpu);
@@ -169,7 +157,6 @@ static int jtsc_timer_collect(struct jtsc_rng *rng)
 	return 0;
 }
 
-/* Their credit is measured: only the margin over the estimate differs. */
 const struct jtsc_collector jtsc_collectors[JTSC_NR_SOURCES] = {
 	[JTSC_SRC_SPEC] = { "speculative", JTSC_EST_MARGIN, jtsc_spec_collect },
 	[JTSC_SRC_TIMER] = { "timer", JTSC_EST_MARGIN_TIMER, jtsc_timer_collect },
@@ -178,24 +165,21 @@ const struct jtsc_collector jtsc_collectors[JTSC_NR_SOURCES] = {
 /* One batch of @src into rng->raw, counted. */
 static int jtsc_collect(struct jtsc_rng *rng, enum jtsc_source src)
 {
-	bool timed = IS_ENABLED(CONFIG_CRYPTO_JITTER_TSC_DEBUGFS);
-	u64 t0 = timed ? local_clock() : 0;
+	u64 t0 = local_clock();
 	int ret = rng->group->col[src].collect(rng);
 
 	if (ret)
 		return ret;
 	jtsc_inject(rng, src);
 	rng->stats[src].samples += JTSC_BATCH;
-	if (timed)
-		rng->stats[src].collect_ns += local_clock() - t0;
+	rng->stats[src].collect_ns += local_clock() - t0;
 	return 0;
 }
 
 /*
- * The speculative collector's buffer, in 4 KiB pages: no reader makes the
- * kernel compact memory for it. One byte of each page is written, its
- * index, so that no hypervisor backs a page never written with its zero
- * page or merges identical ones: the loads must reach pages of their own.
+ * The speculative buffer, in pages (no compaction for a reader). Each page
+ * gets its index, so that no hypervisor backs it with the zero page or
+ * merges it: the loads must reach pages of their own.
  */
 u8 *jtsc_spec_alloc(void)
 {
@@ -246,10 +230,9 @@ static int jtsc_collect_window(struct jtsc_rng *rng, enum jtsc_source src, u8 *s
 }
 
 /*
- * The step of @src for generation @gen, estimated once by the kernel on
- * samples of its own: the median of JTSC_EST_WINDOWS windows, so that no
- * one window sets it; no reader's startup test estimates, and a refusal
- * holds for the generation. Out of memory, the step stays unset.
+ * The step of @src for generation @gen, from the median of JTSC_EST_WINDOWS
+ * windows: no one window sets it, and a refusal holds for the generation.
+ * Out of memory, the step stays unset.
  */
 static void jtsc_estimate(struct jtsc_group *g, enum jtsc_source src, u32 gen)
 {
@@ -283,7 +266,6 @@ static void jtsc_estimate(struct jtsc_group *g, enum jtsc_source src, u32 gen)
 		step < 0 ? "under the margin times the floor of" : "credit",
 		jtsc_ladder[max(step, 0)].credit);
 out:
-	/* Only this work sets steps; one of a generation gone is never read. */
 	atomic_set(&g->step[src], gen << 8 | (step < 0 ? JTSC_STEP_REFUSED : step));
 free:
 	if (rng)
@@ -325,9 +307,8 @@ static void jtsc_log_dead(struct jtsc_rng *rng, enum jtsc_source src)
 }
 
 /*
- * The startup test of @src on @rng: JTSC_STARTUP_SAMPLES fresh samples,
- * estimated first if the generation's step is not set, then health tested
- * at that step by the core. 0, -EAGAIN to pick again, or -ENOMEM.
+ * The startup test of @src on @rng, at the generation's step (estimated
+ * first if unset): 0, -EAGAIN to pick again, or -ENOMEM.
  */
 static int jtsc_start(struct jtsc_rng *rng, enum jtsc_source src)
 {
@@ -337,7 +318,6 @@ static int jtsc_start(struct jtsc_rng *rng, enum jtsc_source src)
 	int step = jtsc_group_step(rng->group, src);
 	u8 *samples;
 
-	/* The generation's step, estimated by the kernel's own work. */
 	if (step == -ENOENT) {
 		set_bit(src, &rng->group->want);
 		queue_work(system_unbound_wq, &rng->group->estimate);
@@ -345,7 +325,6 @@ static int jtsc_start(struct jtsc_rng *rng, enum jtsc_source src)
 		step = jtsc_group_step(rng->group, src);
 	}
 
-	/* Charged to the task whose request starts it; freed when parked. */
 	if (step >= 0 && JTSC_SPEC_MEM_SIZE && src == JTSC_SRC_SPEC && !rng->mem) {
 		rng->mem = jtsc_spec_alloc();
 		if (!rng->mem)
@@ -390,10 +369,7 @@ void jtsc_park(struct jtsc_rng *rng)
 	jtsc_free_buf(rng);
 }
 
-/*
- * Make @rng run the first collector neither dead nor backing off, after a
- * startup test: -EBUSY while all back off, -EFAULT once none is left.
- */
+/* Run the first collector that may run: -EBUSY while all back off, -EFAULT if none. */
 static int jtsc_ready(struct jtsc_rng *rng)
 {
 	struct jtsc_core *c = &rng->core;
@@ -409,7 +385,6 @@ static int jtsc_ready(struct jtsc_rng *rng)
 			return src == -EAGAIN ? -EBUSY : -EFAULT;
 		if (c->src == src && c->life[src].phase == JTSC_RUNNING)
 			return 0;
-		/* One startup test of each collector per call at most. */
 		if (__test_and_set_bit(src, &tried))
 			return -EAGAIN;
 		ret = jtsc_start(rng, src);
@@ -426,7 +401,6 @@ static int jtsc_fill(struct jtsc_rng *rng, unsigned int words)
 	enum jtsc_phase phase;
 
 	while (c->tested < words) {
-		/* Only a speculative collector without a buffer fails here. */
 		if (WARN_ON_ONCE(jtsc_collect(rng, src)))
 			return -EFAULT;
 		cond_resched();
@@ -453,13 +427,12 @@ static int jtsc_fill(struct jtsc_rng *rng, unsigned int words)
  * @len: bytes to generate
  *
  * Each block is SHA-256 over the fewest released words carrying
- * JTSC_BLOCK_CREDIT. A failing collector is restarted or replaced here;
- * while all left back off, the call waits, up to the longest backoff.
+ * JTSC_BLOCK_CREDIT; while all collectors back off, the call waits.
  *
  * Context: Process context; sleeps.
  * Return: 0; -EAGAIN after repeated failures or a wait that did not end;
- * -ENOMEM; -EINTR on a signal; -EFAULT once no collector is left, for
- * good. On error nothing is left in @dst.
+ * -ENOMEM; -EINTR on a signal; -EFAULT once no collector is left. On
+ * error nothing is left in @dst.
  */
 int jtsc_rng_generate(struct jtsc_rng *rng, u8 *dst, unsigned int len)
 {
@@ -507,10 +480,7 @@ int jtsc_rng_generate(struct jtsc_rng *rng, u8 *dst, unsigned int len)
 	return ret == -EBUSY ? -EAGAIN : ret;
 }
 
-/*
- * @len bytes of released words for random.c, and their credit in 1/256 bit;
- * -EAGAIN after repeated failures or while all collectors back off.
- */
+/* @len bytes of released words for random.c: their credit in 1/256 bit, or -errno */
 int jtsc_rng_pull(struct jtsc_rng *rng, void *buf, size_t len)
 {
 	unsigned int words = len / sizeof(u64), retries = 0;
@@ -625,7 +595,6 @@ static void jtsc_idle_fn(struct work_struct *work);
 static DECLARE_DELAYED_WORK(jtsc_idle_work, jtsc_idle_fn);
 
 /* Park what is idle; random.c's instance only once the crng is ready. */
-
 static void jtsc_idle_fn(struct work_struct *work)
 {
 	unsigned long idle = atomic_read(&jtsc_tfms) ? JTSC_IDLE_SECS * HZ : 0;
@@ -719,14 +688,13 @@ static struct notifier_block jtsc_crng_ready_nb = {
  * @buf: where to store the data
  * @len: bytes wanted, a multiple of 8, at most JITTER_TSC_PULL_MAX
  *
- * For drivers/char/random.c before the crng is ready: folded raw samples
- * that passed the health tests, credited at the per-sample rate.
+ * For drivers/char/random.c before the crng is ready: folded samples that
+ * passed the health tests, credited at the per-sample rate.
  *
  * Context: Process context; sleeps, until the setup is done if need be.
- * Return: the whole bits credited to @buf; -EAGAIN before jitter_tsc's
- * initcall ran, after repeated failures or while its collectors back off;
- * -ENODEV if it has no collector; -ENOMEM; -EFAULT if none is left;
- * -EINVAL for a bad @len; -EINTR on a signal.
+ * Return: the whole bits credited to @buf; -EAGAIN before the initcall,
+ * after repeated failures or while collectors back off; -ENODEV without a
+ * collector; -ENOMEM; -EFAULT if none is left; -EINVAL; -EINTR.
  */
 int jitter_tsc_pull(void *buf, size_t len)
 {
@@ -793,9 +761,8 @@ static unsigned long __init jtsc_parse_collectors(void)
 }
 
 /*
- * Set up and register; random.c's instance starts now if random.c is to
- * draw on it, and no collector passing is final, as jent_entropy_init()'s
- * failure is. Not FIPS-allowed: with fips=1 nothing is set up.
+ * Set up and register; random.c's instance starts now if random.c draws on
+ * it. Not FIPS-allowed: with fips=1 nothing is set up.
  */
 static int __init jtsc_setup(void)
 {
@@ -809,7 +776,6 @@ static int __init jtsc_setup(void)
 		pr_info("speculative collector disabled: not available\n");
 		usable &= ~BIT(JTSC_SRC_SPEC);
 	}
-	/* Both collectors time with the counter: one unfit disables both. */
 	if (!fips_enabled)
 		why = jtsc_counter_check(jtsc_read_counter, jtsc_clock_ns, &c);
 	if (fips_enabled)
@@ -864,10 +830,7 @@ static void __init jtsc_setup_async(void *data, async_cookie_t cookie)
 	jtsc_setup();
 }
 
-/*
- * Built in, the setup runs asynchronously, and the kernel waits for it
- * before init; as a module, at load.
- */
+/* Built in, the setup runs asynchronously and init waits for it; a module's at load. */
 static int __init jtsc_mod_init(void)
 {
 	if (!IS_BUILTIN(CONFIG_CRYPTO_JITTER_TSC))

@@ -1,25 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The sampling loop of the speculative TSC jitter collector, named after
- * Thomas Gleixner's "x86/random: Speculation to the rescue", whose loop
- * it grew out of. Speculation is not what the entropy comes from.
+ * Thomas Gleixner's "x86/random: Speculation to the rescue", which it grew
+ * out of; speculation is not what the entropy comes from.
  *
  * One raw sample is the low byte of the TSC's advance over one pass, and
- * nothing else: never the counter, the popcount or the loaded byte, which
- * are functions of earlier readings. A pass loads one line of a buffer
- * that was flushed from the caches a whole pass earlier, so each pass
- * times an access to DRAM: how long it takes depends on the memory controller,
- * open rows, refresh, the other cores' traffic, TLB walks and interrupts
- * at that instant. A walk that leaves lines cached times cache hits
- * instead, whose variation the walk itself largely fixes. Where the loop
- * goes is a function of the pass number alone, so the cache sets and rows
- * it touches tell an observer nothing of the samples. How much entropy a
- * pass holds is estimated on the machine that runs it, never assumed.
+ * nothing else (not the counter, a popcount or the loaded byte). A pass
+ * loads a line flushed from the caches a pass earlier, so it times a DRAM
+ * access: the memory controller, open rows, refresh, other cores' traffic,
+ * TLB walks and interrupts at that instant. Where the loop goes depends on
+ * the pass number alone, so the sets and rows it touches reveal nothing of
+ * the samples. What a pass is worth is estimated on the machine that runs it.
  *
- * The loop is a header of its own, used by crypto/jitter_tsc_kcapi.c
- * alone, so that it stays with the x86 code whose instructions it
- * orders, and so that a user-space tool can compile this very source and
- * measure it, with stand-ins for what it includes.
+ * A header of its own, used by crypto/jitter_tsc_kcapi.c alone: it stays
+ * with the x86 code whose instructions it orders, and user space compiles
+ * it to measure it.
  */
 #ifndef _ASM_X86_TSC_JITTER_H
 #define _ASM_X86_TSC_JITTER_H
@@ -32,11 +27,10 @@
 #include <asm/special_insns.h>
 
 /*
- * The buffer: 2^TSC_JITTER_MEM_ORDER bytes, one 64-byte line loaded per
- * pass, each once per cycle of TSC_JITTER_LINES passes. Every load opens
- * a DRAM row; a row holds at most 8 KiB, 128 lines, so it is opened at
- * most 128 times per 2^17 passes: at most 1000 times per 64 ms while a
- * pass takes 62.5 ns or more, however many buffers are walked.
+ * The buffer: one 64-byte line a pass, each once per TSC_JITTER_LINES
+ * passes. A DRAM row holds at most 8 KiB, 128 lines, so it is opened at
+ * most 128 times per 2^17 passes: under 1000 times per 64 ms (Rowhammer)
+ * while a pass takes 62.5 ns or more, however many buffers are walked.
  */
 #define TSC_JITTER_MEM_ORDER	23
 #define TSC_JITTER_MEM_SIZE	BIT(TSC_JITTER_MEM_ORDER)
@@ -53,13 +47,11 @@ struct tsc_jitter_walk {
  * tsc_jitter_line() - The line of the buffer that pass @pass loads
  * @pass: the pass number
  *
- * A bijection of the pass number modulo TSC_JITTER_LINES, keyed by the
- * cycle number (a multiply, an xor with a multiple of the cycle, then
- * xorshift and odd-multiply rounds, each invertible modulo a power of
- * two): every line is loaded exactly once per cycle, in an order no stride
- * prefetcher follows and that differs from one cycle to the next. It
- * depends on the pass number alone, never on a TSC reading.
+ * A bijection of the pass number modulo TSC_JITTER_LINES keyed by the cycle
+ * (xorshift and odd-multiply rounds): every line once per cycle, in an
+ * order no stride prefetcher follows, never depending on a TSC reading.
  *
+ * Context: Any context.
  * Return: the line's index, below TSC_JITTER_LINES.
  */
 static __always_inline unsigned int tsc_jitter_line(u64 pass)
@@ -88,25 +80,18 @@ static __always_inline u8 *tsc_jitter_addr(u8 *mem, u64 pass)
  * @samples: where to store them, one per byte
  * @n: number of samples
  * @mem: a buffer of TSC_JITTER_MEM_SIZE bytes backed by pages of its own
- *	(not the shared zero page), owned by the caller; only loaded from
+ *	(not the zero page), owned by the caller; only loaded from
  * @walk: where the walk of @mem stands, zeroed when @mem was allocated;
  *	advanced by @n passes
  *
- * Sample i is the low byte of the TSC's advance from the read of pass i to
- * the read of pass i + 1. A pass loads its line, reads the TSC once the
- * load has completed (rdtsc_ordered(); the compiler barrier keeps the load
- * before it in the generated code), then flushes the line that the pass
- * after next loads: a whole ordered pass, with its own load from DRAM,
- * lies between a flush and the load it is for, since CLFLUSH is not
- * ordered with later loads. The load's address adds the popcount of the
- * last reading shifted right by 7, which is 0 but unknown to the compiler
- * for an out-of-line call, so the load cannot start before that reading.
- * Each interval between two readings holds one flush, one popcount and one
- * load, the first of a call too.
+ * A pass loads its line, reads the TSC once the load completed
+ * (rdtsc_ordered(), the barrier keeping the load before it), then flushes
+ * the line of the pass after next: CLFLUSH is not ordered with later
+ * loads, so a whole ordered pass lies between. The address adds the
+ * popcount of the last reading shifted right by 7, 0 but unknown to the
+ * compiler, so the load cannot start before that reading.
  *
- * Context: Any context. The caller keeps the loop on one CPU (a delta
- * between two CPUs' TSCs is not a sample); interrupts and preemption may
- * come in, and lengthen the pass they land in.
+ * Context: Any context; the caller keeps the loop on one CPU.
  */
 static __always_inline void tsc_jitter_fill(u8 *samples, unsigned int n, u8 *mem,
 					    struct tsc_jitter_walk *walk)
