@@ -109,7 +109,7 @@ int jtsc_ladder_pick(const struct jtsc_estimate *e, unsigned int margin)
 	return step;
 }
 
-/* Euclid's, on the steps of a counter. */
+/* Euclid's, on a counter's steps */
 static unsigned long jtsc_gcd(unsigned long a, unsigned long b)
 {
 	while (b) {
@@ -121,18 +121,10 @@ static unsigned long jtsc_gcd(unsigned long a, unsigned long b)
 	return a;
 }
 
-/**
- * jtsc_counter_check() - Whether a cycle counter can time the collectors
- * @read: reads the counter
- * @clock_ns: a clock in nanoseconds, to time the reads with
- * @c: what was seen, for the caller's log
- *
- * Unfit: a counter that mostly stands still, that steps by more than it
- * advances over one read, or that is slow to read even in the fastest
- * batch (trapped by a hypervisor).
- *
- * Context: Any context.
- * Return: NULL if the counter is fit, else why not.
+/*
+ * NULL if the counter @read can time the collectors, else why not: it
+ * mostly stands still, steps by more than it advances over one read, or is
+ * slow to read (trapped) even in the fastest batch, timed by @clock_ns.
  */
 const char *jtsc_counter_check(u64 (*read)(void), u64 (*clock_ns)(void),
 			       struct jtsc_counter *c)
@@ -174,13 +166,7 @@ const char *jtsc_counter_check(u64 (*read)(void), u64 (*clock_ns)(void),
  * intermittent failure keeps the counts: a run may still go permanent.
  */
 
-/**
- * jtsc_health_init() - Start the health tests of one collector
- * @h: health-test state to initialise
- * @params: the ladder step whose cutoffs the tests use
- *
- * Context: Any context.
- */
+/* Start the health tests of a collector at a ladder step's cutoffs. */
 void jtsc_health_init(struct jtsc_health *h, const struct jtsc_health_params *params)
 {
 	*h = (struct jtsc_health){
@@ -188,7 +174,7 @@ void jtsc_health_init(struct jtsc_health *h, const struct jtsc_health_params *pa
 	};
 }
 
-/* The verdict on a count that has just grown to @count. */
+/* The verdict on a count that has just grown to @count */
 static enum jtsc_health_result jtsc_cutoff(unsigned int count, unsigned int cutoff,
 					   unsigned int perm_cutoff)
 {
@@ -314,15 +300,7 @@ enum jtsc_health_result jtsc_health_sample(struct jtsc_health *h, u8 sample)
 	return res;
 }
 
-/**
- * jtsc_health_hold() - Samples at the end that a run still going takes in
- * @h: health-test state
- *
- * A run still going may yet reach its cutoff, so none of it is released.
- *
- * Context: Any context.
- * Return: the longest such run, 0 if there is none.
- */
+/* The longest run still going, which may yet fail: none of it is released. */
 unsigned int jtsc_health_hold(const struct jtsc_health *h)
 {
 	unsigned int hold = h->rct_run > 1 ? h->rct_run : 0;
@@ -377,15 +355,9 @@ u64 jtsc_lfsr_fold(u64 state, u64 in, unsigned int nbits)
  * one discards the pool and needs a new startup test (SP 800-90B 4.3 (9)).
  */
 
-/**
- * jtsc_core_pick() - The collector an instance should draw on now
- * @c: the instance's core
- * @usable: bits of the collectors that may be used at all
- * @now: the caller's clock, in the unit of jtsc_core_startup()'s @unit
- *
- * Context: Any context.
- * Return: the first usable collector neither dead nor backing off; else
- * -EAGAIN if one is backing off, -ENODEV if none is left.
+/*
+ * The first collector in @usable neither dead nor backing off at @now;
+ * else -EAGAIN if one is backing off, -ENODEV if none is left.
  */
 int jtsc_core_pick(const struct jtsc_core *c, unsigned long usable, unsigned long now)
 {
@@ -461,10 +433,7 @@ enum jtsc_phase jtsc_core_startup(struct jtsc_core *c, enum jtsc_source src, int
 	return l->phase;
 }
 
-/*
- * A predictor window closed: release its words but those a run still going
- * reaches into and those with its last JTSC_MAX_LAG samples.
- */
+/* A predictor window closed: release its words but the last runs' and lags'. */
 static void jtsc_release(struct jtsc_core *c, struct jtsc_life *l)
 {
 	unsigned int held = DIV_ROUND_UP(jtsc_health_hold(&l->health) + JTSC_MAX_LAG,
@@ -522,7 +491,7 @@ enum jtsc_phase jtsc_core_feed(struct jtsc_core *c, const u8 *raw)
 	return l->phase;
 }
 
-/* Entropy of one word of the running collector, in 1/256 bit. */
+/* Entropy of one word of the running collector, in 1/256 bit */
 static unsigned int jtsc_word_credit(const struct jtsc_core *c)
 {
 	const struct jtsc_health_params *p = c->life[c->src].health.params;
@@ -530,20 +499,13 @@ static unsigned int jtsc_word_credit(const struct jtsc_core *c)
 	return p->credit * p->samples_per_word;
 }
 
-/**
- * jtsc_core_words() - Words of the running collector that carry @credit
- * @c: the instance's core
- * @credit: entropy wanted, in 1/256 bit
- *
- * Context: Any context.
- * Return: the fewest words whose credit is at least @credit.
- */
+/* The fewest words of the running collector that carry @credit, in 1/256 bit */
 unsigned int jtsc_core_words(const struct jtsc_core *c, unsigned int credit)
 {
 	return DIV_ROUND_UP(credit, jtsc_word_credit(c));
 }
 
-/* Drop the first @words words, released ones first. */
+/* Drop the first @words words, released ones first */
 static void jtsc_core_discard(struct jtsc_core *c, unsigned int words)
 {
 	unsigned int left = c->tested + c->pending - words;
@@ -575,17 +537,10 @@ unsigned int jtsc_core_take(struct jtsc_core *c, unsigned int words)
 	return credit;
 }
 
-/**
- * jtsc_core_begin_request() - Keep a new request's output fresh
- * @c: the instance's core, its collector running
- * @words: words in the request's first block
- * @fresh_credit: entropy that block must take from samples collected
- *	after this call, in 1/256 bit
- *
- * Drops the oldest words so that a clone of the machine, holding the same
- * pool, cannot predict the block from it.
- *
- * Context: Any context.
+/*
+ * Drop the oldest words so that a request's first block of @words takes
+ * @fresh_credit from samples taken after this call: a clone of the
+ * machine, holding the same pool, cannot predict it.
  */
 void jtsc_core_begin_request(struct jtsc_core *c, unsigned int words,
 			     unsigned int fresh_credit)
@@ -598,15 +553,9 @@ void jtsc_core_begin_request(struct jtsc_core *c, unsigned int words,
 		jtsc_core_discard(c, c->stale - keep);
 }
 
-/**
- * jtsc_core_park() - Empty an instance between uses
- * @c: the instance's core
- * @new_machine: the machine may have changed (VM fork, resume): refused
- *	collectors are tried at once
- *
- * Every collector not dead needs a new startup test before its next words.
- *
- * Context: Any context.
+/*
+ * Empty an instance between uses: each collector not dead needs a startup
+ * test again; on a @new_machine (VM fork, resume), refused ones at once.
  */
 void jtsc_core_park(struct jtsc_core *c, bool new_machine)
 {
