@@ -11,7 +11,7 @@ PROG=check
 
 ALL_STEPS="newcomer tree series checkpatch bisect guest loop w1-sparse kunit kunit-debug boot fault clone rounds unseeded module fips matrix arm64 docs cutoffs"
 # Steps that build kernels take the shared build lock once, for the whole step.
-LOCKED_STEPS="newcomer bisect guest w1-sparse kunit kunit-debug unseeded fips matrix arm64"
+LOCKED_STEPS="newcomer bisect guest w1-sparse kunit kunit-debug unseeded matrix arm64"
 fail() { echo "FAIL: $*"; exit 1; }
 
 # Series files of a kind, as paths in the kernel tree (after `make tree`).
@@ -233,16 +233,16 @@ step_module() {
 		fail "module test failed"
 }
 
-# FIPS (harness/config/fips.config over the guest config, no modules): with
-# fips=1 jitter_tsc, which is not fips_allowed, is not set up at all, so that
-# neither the crypto API nor random.c uses it and it cannot panic the kernel.
+# FIPS: the guest kernel (CONFIG_CRYPTO_FIPS, no modules) booted with fips=1:
+# jitter_tsc, which is not fips_allowed, is not set up at all, so that neither
+# the crypto API nor random.c uses it and it cannot panic the kernel. The same
+# kernel as every other x86 boot: no build of its own.
 step_fips() {
-	local obj=$BUILD/obj-fips msg
-	msg=$(guest_config "$LINUX" "$obj" 0 "$HARNESS/config/fips.config") ||
-		fail "build/obj-fips/.config: $msg"
-	grep -qx 'CONFIG_CRYPTO_FIPS=y' "$obj/.config" || fail "CONFIG_CRYPTO_FIPS dropped by Kconfig"
-	kmake "$LINUX" "$obj" bzImage || fail "the FIPS guest kernel does not build"
-	"$HARNESS/guest/boottest.sh" --fips "$obj/arch/x86/boot/bzImage" || fail "FIPS boot test failed"
+	local img=$BUILD/obj-guest/arch/x86/boot/bzImage
+	[ -f "$img" ] || fail "no guest kernel (step guest failed?)"
+	grep -qx 'CONFIG_CRYPTO_FIPS=y' "$BUILD/obj-guest/.config" ||
+		fail "the guest kernel has no CONFIG_CRYPTO_FIPS (harness/config/guest.config)"
+	"$HARNESS/guest/boottest.sh" --fips "$img" || fail "FIPS boot test failed"
 }
 
 # matrix_build NAME ARCH TARGET BASE FRAGMENT...: build/obj-NAME from build/linux,
@@ -272,7 +272,7 @@ no_sym() {
 # The speculative collector exists only on x86_64 with the option on.
 step_matrix() {
 	local c=$HARNESS/config
-	matrix_build x86_64-off x86_64 bzImage guest "$c/x86_64-off.config"
+	matrix_build x86_64-off x86_64 vmlinux none "$c/x86_64-off.config"
 	for o in jitter_tsc.o jitter_tsc_core.o jitter_tsc_estimate.o jitter_tsc_kcapi.o jitter_tsc_testing.o; do
 		[ ! -f "$BUILD/obj-x86_64-off/crypto/$o" ] || fail "x86_64-off: crypto/$o built with the option off"
 	done
@@ -306,6 +306,14 @@ step_arm64() {
 # success.
 step_newcomer() {
 	local d=$BUILD/newcomer
+	# A fresh clone (CI's) is the newcomer's own checkout: make run there, once;
+	# its kernel then serves the later steps.
+	if [ -n "$FRESH_CLONE" ]; then
+		echo "== make run in this fresh clone of $(git -C "$ROOT" log -1 --format='%h %s')"
+		(cd "$ROOT" && make run) || fail "make run fails in a fresh clone (log above)"
+		[ -s "$OUT/run/report.txt" ] || fail "make run in a fresh clone printed no report"
+		return 0
+	fi
 	rm -rf "$d"
 	mkdir -p "$d"
 	git clone -q "$ROOT" "$d/repo" || fail "cannot clone the repo"
@@ -362,6 +370,9 @@ step_cutoffs() {
 
 # ---- run the steps --------------------------------------------------------
 mmss() { printf '%d:%02d' $(($1 / 60)) $(($1 % 60)); }
+# No build/ yet and nothing changed since the commit: a fresh clone.
+FRESH_CLONE=
+[ -e "$BUILD" ] || [ -n "$(git -C "$ROOT" status --porcelain 2>/dev/null)" ] || FRESH_CLONE=1
 deps tree kernel check cross
 mkdir -p "$BUILD"
 exec 8> "$BUILD/.check.lock"

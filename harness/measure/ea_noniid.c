@@ -577,10 +577,25 @@ static uint64_t hash_ctx(int model, const uint8_t *x, int len)
 	return h ^ (h >> 29);
 }
 
-static void dict_init(void)
+/*
+ * Contexts of order or length d = 1..16 number at most min(k^d, L), and
+ * both estimators cap their dictionaries (MMC_MAX a model, LZ_MAX): a table
+ * four times that is at most a quarter full. 2^22 slots hold the caps.
+ */
+static void dict_init(long L, int k)
 {
-	csize = 1ul << 22;
-	psize = 1ul << 22;
+	unsigned long most = 0, kd = 1;
+	int d;
+
+	for (d = 1; d <= 16; d++) {
+		if (kd < (unsigned long)L)
+			kd *= k;
+		most += kd < (unsigned long)L ? kd : (unsigned long)L;
+	}
+	csize = 1ul << 12;
+	while (csize < 4 * most && csize < 1ul << 22)
+		csize <<= 1;
+	psize = csize;
 	pfill = 0;
 	ctab = xcalloc(csize, sizeof(*ctab));
 	ptab = xcalloc(psize, sizeof(*ptab));
@@ -676,7 +691,7 @@ static double multi_mmc(const uint8_t *s, long L, int k)
 
 	if (L < 3)
 		return -1;
-	dict_init();
+	dict_init(L, k);
 	for (d = 0; d < MMC_D && d < N; d++) {
 		ctx_inc(ctx_find(0, s, d + 1, 1), s[d + 1], 1);
 		entries[d] = 1;
@@ -725,7 +740,7 @@ static double lz78y(const uint8_t *s, long L, int k)
 
 	if (L < LZ_B + 2)
 		return -1;
-	dict_init();
+	dict_init(L, k);
 	for (j = 0; j < LZ_B; j++) {
 		ctx_inc(ctx_find(1, s + LZ_B - j - 1, j + 1, 1), s[LZ_B], 1);
 		dsize++;
