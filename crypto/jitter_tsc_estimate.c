@@ -2,18 +2,23 @@
 /*
  * SP 800-90B non-IID min-entropy estimators in integer arithmetic
  *
- * Five estimators of SP 800-90B 6.3 on raw 8-bit samples: most common
- * value (6.3.1), t-tuple (6.3.5), LRS (6.3.6), MultiMCW (6.3.7) and lag
- * (6.3.8). 6.3.2-6.3.4 apply to binary samples only; MultiMCW's and LZ78Y's
- * dictionaries need megabytes, so the minimum can only be higher than
- * NIST's, which the caller's margin allows for. Results equal NIST's
- * ea_non_iid 1.1.7 "Literal" estimates; the same file is built in user
- * space and checked against NIST's output.
+ * jitter_tsc credits its samples only as far as a measurement on the
+ * machine itself supports, so the kernel estimates its raw 8-bit samples
+ * with five estimators of SP 800-90B 6.3: most common value (6.3.1),
+ * t-tuple (6.3.5), LRS (6.3.6), MultiMCW (6.3.7) and lag prediction
+ * (6.3.8). 6.3.2-6.3.4 apply to binary samples only; MultiMMC and LZ78Y
+ * need megabytes of dictionaries, so without them the minimum can only be
+ * higher than NIST's, which the caller's margin allows for. The results are
+ * those of NIST's ea_non_iid 1.1.7 "Literal" estimates (symbols 0..k-1 in
+ * sample order, Z = 2.5758293035489008, its ties and thresholds); the same
+ * file built in user space is checked against NIST's output.
  *
- * No floating point: FX is unsigned Q2.62 for probabilities, LG signed
- * Q8.56 for base-2 logarithms, results Q32.32 (JTSC_EST_ONE). t-tuple and
- * LRS read all repeats off a suffix array (sorted in O(n log n)); lag is
- * O(n) in its 128 lags, MultiMCW O(n k) at worst for k <= 256 symbols.
+ * No floating point, which kernel code may not use freely: FX is unsigned
+ * Q2.62 for probabilities, LG signed Q8.56 for base-2 logarithms; results
+ * leave in Q32.32 (JTSC_EST_ONE). Time: t-tuple and LRS read all repeats
+ * off a suffix array (prefix doubling, O(n log n)) and its LCP intervals,
+ * lag uses bit sets of its 128 lags (O(n)), MultiMCW rescans its alphabet
+ * on ties (O(n k) at worst, k <= 256): bounded on any input.
  */
 
 #include <linux/bitops.h>
@@ -28,7 +33,12 @@
 
 #include "jitter_tsc_internal.h"
 
-/* Fixed point: lg2() and ex2() convert between FX and LG; each states its error. */
+/*
+ * Fixed-point arithmetic
+ * lg2() and ex2() convert between FX and LG; everything else is built
+ * on them and on mul_u64_u64_shr(). Each states its error.
+ */
+
 enum {
 	FX_FRAC = 62,			/* FX: Q2.62 */
 	LG_FRAC = 56,			/* LG: Q8.56 */
@@ -44,13 +54,23 @@ enum {
 /* ln 2 = 0.6931471805599453094..., rounded to Q2.62 */
 #define FX_LN2		0x2c5c85fdf473de6bULL
 
-/* Z = 2.5758293035489008 (0x1.49b4c64d69161p+1), NIST's, exact in Q2.62 */
+/*
+ * Z = 2.5758293035489008, the 99.5% point of the normal distribution that NIST's
+ * tool uses: the very double it holds (0x1.49b4c64d69161p+1), exact in Q2.62.
+ */
 #define FX_ZALPHA	0xa4da6326b48b0800ULL
 
 /*
- * log2(x / 2^frac) in LG to @bits fraction bits, x > 0: the top bit's
- * position, then a bit per squaring of the mantissa in [1, 2). Squares
- * round down, so the result is in (log2 x - 2^-bits - 2^-60, log2 x].
+ * log2(x / 2^frac) in LG, computed to @bits fraction bits (at most LG_FRAC),
+ * x > 0: every caller passes a nonzero count or probability, and x = 0 would
+ * give a finite, meaningless value. The integer part is the position of the
+ * top bit; the fraction comes bit by bit from squaring the mantissa z in
+ * [1, 2): a square of 2 or more
+ * makes the next bit 1 and is halved. Squares round down, by less than 2^-62
+ * relative each, which lowers the result by less than 2^-60 in all, so the
+ * result is within (log2 x - 2^-bits - 2^-60, log2 x]: never above. Full
+ * precision costs LG_FRAC multiplications; a coarse bound, 2^-LG_COARSE
+ * wide, costs LG_COARSE.
  */
 static s64 lg2(u64 x, unsigned int frac, unsigned int bits)
 {
@@ -71,8 +91,10 @@ static s64 lg2(u64 x, unsigned int frac, unsigned int bits)
 }
 
 /*
- * 2^l in FX for l in LG at most 1, 0 below 2^-62: e^(f ln 2) for the
- * fraction f by 19 Taylor terms (the rest add < 2^-64), within 2^-57.
+ * 2^l in FX, for l in LG at most 1; 0 below 2^-62. For the fraction f of l,
+ * 2^f = e^(f ln 2) by the Taylor series in Horner's form: with f ln 2 < 0.7
+ * the terms after the 19th add less than 2^-64, and each of the 19 steps
+ * rounds down by at most 2^-62, so the result is within 2^-57 relative.
  */
 static u64 ex2(s64 l)
 {
@@ -106,8 +128,10 @@ static u64 fx_entropy(u64 p)
 }
 
 /*
- * 90B 6.3.1 step 3: min(1, p + Z sqrt(p (1 - p) / (n - 1))), the upper
- * bound of p's 99% interval, the root as a halved logarithm (2^-55).
+ * 90B 6.3.1 step 3, the upper bound of a 99% confidence interval for a
+ * probability p in FX estimated from n >= 2 samples:
+ * min(1, p + Z sqrt(p (1 - p) / (n - 1))). The root is taken as a halved
+ * logarithm: the bound is within 2^-55 relative of the exact one.
  */
 static u64 upper_bound(u64 p, u32 n)
 {
@@ -120,7 +144,16 @@ static u64 upper_bound(u64 p, u32 n)
 	return min(p, FX_ONE);
 }
 
-/* Where jtsc_estimate_samples() puts what, in its work buffer (work_layout()) */
+/*
+ * 6.3.1 most common value, 6.3.5 t-tuple, 6.3.6 LRS
+ * t-tuple needs Q[W], the count of the most common W-tuple, for every W
+ * up to t; LRS needs, for every W up to the longest repeat v, the number
+ * of pairs of equal W-tuples. Both come from the suffix array in linear
+ * time after the O(n log n) sort, where counting tuples directly would
+ * cost O(n v), and v is n on a constant input.
+ */
+
+/* Where jtsc_estimate_samples() puts what, in its work buffer (see work_layout()) */
 struct est_work {
 	s64 *pairs;	/* LRS pairs by length; then MultiMCW's, then lag's tables */
 	u32 *sa;	/* suffix array; LCP stack lengths */
@@ -137,9 +170,12 @@ static u64 est_mcv(u32 maxcount, u32 n)
 }
 
 /*
- * Suffix array of s[0..n-1] by prefix doubling, two counting sorts a round
- * (second half, then first), until the ranks are unique: O(n log n).
- * cnt holds max(n, 256) + 1 counts; rk and tmp are left scrambled.
+ * Suffix array of s[0..n-1] by prefix doubling: round k sorts the suffixes by
+ * their first 2k symbols, stably by the second k (a suffix without them
+ * first) and then by the first k, both with counting sorts; the ranks are
+ * unique, and the sort done, once 2k >= n. O(n log n) time whatever the
+ * input; cnt holds max(n, 256) + 1 counts. rk and tmp trade places each
+ * round: what either holds at the end is of no use.
  */
 static void suffix_array(const u8 *s, u32 n, u32 *sa, u32 *rk, u32 *tmp, u32 *cnt)
 {
@@ -188,7 +224,11 @@ static void suffix_array(const u8 *s, u32 n, u32 *sa, u32 *rk, u32 *tmp, u32 *cn
 	}
 }
 
-/* Kasai's LCP array: lcp[i] is the common prefix of sa[i - 1] and sa[i]. */
+/*
+ * Kasai's LCP array: lcp[i] is the length of the common prefix of the suffixes
+ * sa[i - 1] and sa[i], lcp[0] = 0. Linear: the common prefix of consecutive
+ * suffixes in text order shrinks by at most one.
+ */
 static void lcp_array(const u8 *s, u32 n, const u32 *sa, u32 *rk, u32 *lcp)
 {
 	u32 i, h = 0;
@@ -212,9 +252,12 @@ static void lcp_array(const u8 *s, u32 n, const u32 *sa, u32 *rk, u32 *lcp)
 }
 
 /*
- * max(best, log2(a / b) / w) in LG, a <= b. Over thousands of w (periodic
- * input), most fall to the top bits of a and b or to coarse logarithms
- * (2^-LG_COARSE low, plus 1024 for rounding) before a full one is needed.
+ * max(best, log2(a / b) / w), in LG, for a <= b: the largest (a / b)^(1/w)
+ * found so far, as its logarithm. t-tuple and LRS take it over thousands of w
+ * on periodic inputs, longest first, where the best is found soon; most
+ * candidates fall to the top bits of a and b or to coarse logarithms (at most
+ * 2^-LG_COARSE low, and 1024 units of LG for rounding) before a full one is
+ * needed.
  */
 static s64 max_root(u64 a, u64 b, u32 w, s64 best)
 {
@@ -231,9 +274,11 @@ static s64 max_root(u64 a, u64 b, u32 w, s64 best)
 }
 
 /*
- * 6.3.5 t-tuple and 6.3.6 LRS. An lcp-interval of c suffixes sharing l
- * symbols, its parent lp < l, is c occurrences of each W-tuple, lp < W <= l:
- * Q[W] is the largest such c, and the pairs of equal W-tuples add C(c, 2).
+ * 6.3.5 t-tuple and 6.3.6 LRS. Each lcp-interval, a maximal range of c >= 2
+ * suffixes sharing a prefix of length l whose parent interval shares lp < l,
+ * stands for c occurrences of each W-tuple with lp < W <= l. So Q[W] is the
+ * largest c over the intervals with l >= W, and the number of pairs of equal
+ * W-tuples adds C(c, 2) over (lp, l]: a range add, by differences.
  */
 static void est_tuple_lrs(const u8 *s, u32 n, const struct est_work *w, u64 *h_tuple,
 			  u64 *h_lrs)
@@ -246,7 +291,7 @@ static void est_tuple_lrs(const u8 *s, u32 n, const struct est_work *w, u64 *h_t
 	suffix_array(s, n, w->sa, w->rank, w->tmp, w->cnt);
 	lcp_array(s, n, w->sa, w->rank, lcp);
 
-	/* the intervals as they close, from a stack of (l, left end) */
+	/* the intervals, as they close, from a stack of (l, left end) */
 	memset(maxc, 0, (n + 2) * sizeof(*maxc));
 	memset(pairs, 0, (n + 2) * sizeof(*pairs));
 	stl[0] = 0;
@@ -306,10 +351,21 @@ static void est_tuple_lrs(const u8 *s, u32 n, const struct est_work *w, u64 *h_t
 }
 
 /*
- * 6.3.7 MultiMCW and 6.3.8 lag follow the predictor with the most hits so
- * far and count C correct predictions of N, r the longest run: the estimate
- * is -log2 max(P_global', P_local, 1/k). P_local's search needs, in LG,
- * log2 of r + 1, of N + 1, of ln 2 and of 0.99.
+ * 6.3.7 MultiMCW and 6.3.8 lag prediction
+ * Both predict each sample from the earlier ones with a few predictors,
+ * follow the one with the most hits so far, and count C, the correct
+ * predictions out of N, and r, the longest run of them. Then, as for every
+ * 90B predictor, P_global' is the upper bound of C / N (or 1 - 0.01^(1/N)
+ * when C = 0), and P_local the p at which a run of r + 1 has probability
+ * 0.01 in N + 1 trials; the estimate is -log2 max(P_global', P_local, 1/k).
+ */
+
+/*
+ * What the P_local search needs of r + 1, N and the constants, in LG:
+ * @r: the run length searched for, the longest run plus one
+ * @lr, @ln1: log2 of r and of N + 1
+ * @lg_ln2: log2(ln 2)
+ * @target: log2(0.99)
  */
 struct pe_ctx {
 	u64 r;
@@ -320,8 +376,9 @@ struct pe_ctx {
 };
 
 /*
- * log2(1 + y) in LG for y = 2^ly < 1, and its log2 in *lly at full relative
- * precision: below y = 2^-8 by the series of ln(1 + y) / y (8 terms).
+ * log2(1 + y) in LG for y = 2^ly < 1, and in *lly log2 of it to full relative
+ * precision. Below y = 2^-8 that is y ln(1 + y) / y / ln 2 with ln(1 + y) / y =
+ * 1 - y/2 + y^2/3 - ..., whose terms after the 8th add less than 2^-64.
  */
 static s64 log2_1p(s64 ly, s64 lg_ln2, s64 *lly)
 {
@@ -342,11 +399,22 @@ static s64 log2_1p(s64 ly, s64 lg_ln2, s64 *lly)
 }
 
 /*
- * Whether NIST's P_local function of p, ln(1 - p x) - ln((r + 1 - r x) q) -
- * (N + 1) ln x with q = 1 - p and x the fixed point of x = 1 + q p^r x^(r + 1)
- * (at most 66 iterations from 1, as NIST), is above ln 0.99. Computed in
- * base 2 with y = x - 1 as a logarithm, as x - 1 is near 0.01 / N; where
- * NIST's value is NaN or -inf the answer is "not above", as NaN > x is.
+ * Whether NIST's P_local function of p is above ln 0.99, that is whether a
+ * run of r successes in N + 1 trials of probability p is less likely than
+ * 1%. The function (90B's, after Feller's approximation) is
+ *
+ *   ln(1 - p x) - ln((r + 1 - r x) q) - (N + 1) ln x,   q = 1 - p,
+ *
+ * with x the fixed point of x = 1 + q p^r x^(r + 1), found as NIST does by
+ * iterating from x = 1 at most 66 times. Near the root x - 1 is about
+ * 0.01 / N, which Q2.62 would leave a few dozen bits of, so this works with
+ * y = x - 1 as its logarithm and in base 2:
+ *
+ *   log2(1 - (p / q) y) - log2(1 - r y) - (N + 1) log2(1 + y)
+ *
+ * where the last term, the large one, has full relative precision. Where
+ * NIST's long double function is NaN or -inf (y >= 1/r or p x >= 1, far from
+ * the root) the answer is "not above", as NaN > ln 0.99 is false.
  */
 static bool pe_above(const struct pe_ctx *c, u64 p)
 {
@@ -355,7 +423,10 @@ static bool pe_above(const struct pe_ctx *c, u64 p)
 	s64 ls, ly, nly, lly, a, b, lc;
 	unsigned int i;
 
-	/* p^r < 2^-64 leaves every term far above log2(0.99) */
+	/*
+	 * p^r < 2^-64 and N + 1 < 2^32 leave every term below 2^-31: far above
+	 * log2(0.99) = -0.0145, and it keeps r log2 p within range.
+	 */
 	if (mul_u64_u64_shr(c->r, -lp, LG_FRAC) >= 64)
 		return true;
 	ls = lq + (s64)c->r * lp;		/* log2 of s = q p^r */
@@ -429,35 +500,80 @@ static u64 est_predict(u32 c, u32 n, u32 maxrun, unsigned int k)
 	return fx_entropy(cur);
 }
 
-enum { MCW_N = 4, LAG_D = 128 };
+enum { MCW_N = 4 };
 
 static const u32 mcw_window[MCW_N] = { 63, 255, 1023, 4095 };
 
-/* A MultiMCW window: symbol counts, where each was seen last, the prediction */
-struct mcw_window {
-	u32 cnt[256], pos[256];
-	u32 maxc, freq;
+/* MultiMCW's tables, in the work buffer */
+struct mcw_tables {
+	u32 cnt[MCW_N][256];	/* count of each symbol in each window */
+	u32 pos[MCW_N][256];	/* where each symbol was seen last */
+	u32 num[64 + 256 + 1024 + 4096];	/* per window, symbols by count */
 };
 
 /*
- * Slide window @w, of size @wn, over sample i: s[i - wn] leaves, s[i] comes
- * in. The prediction is the most common symbol, the latest seen on a tie;
- * as NIST, the alphabet is rescanned only when it leaves for another.
+ * A window's prediction: the most common symbol in it, ties going to the one
+ * seen last (NIST's rule), with its count. Counting how many symbols have each
+ * count (num, over 0..window) shows when the most common symbol leaving
+ * cannot change hands or leaves only itself on top, so that NIST's scan of
+ * the alphabet runs only on real ties: else it would run, on a source with a
+ * dominant value, for nearly every sample and window.
+ */
+struct mcw_window {
+	u32 *cnt, *pos, *num;
+	u32 maxc, freq;
+};
+
+static void mcw_count(struct mcw_window *w, u32 sym, bool add)
+{
+	w->num[w->cnt[sym]]--;
+	if (add)
+		w->cnt[sym]++;
+	else
+		w->cnt[sym]--;
+	w->num[w->cnt[sym]]++;
+}
+
+/*
+ * Slide window w (of size wn) over sample i: s[i - wn] leaves, s[i] comes in.
+ * When the most common symbol, at count maxc, leaves and another comes in,
+ * NIST rescans the alphabet; the outcome is the highest count, the latest
+ * seen on a tie. Where the counts show it, it is taken without the scan:
+ * the new symbol is on top (it is the latest seen), or nothing is left at
+ * maxc and the new symbol reaches maxc - 1, or the old one is alone there.
  */
 static void mcw_slide(struct mcw_window *w, const u8 *s, u32 i, u32 wn, unsigned int k)
 {
 	u32 out = s[i - wn], in = s[i], m, mp;
 
-	w->cnt[out]--;
-	w->cnt[in]++;
+	mcw_count(w, out, false);
+	mcw_count(w, in, true);
 	w->pos[in] = i;
+	if (out != w->freq) {
+		if (w->maxc <= w->cnt[in]) {
+			w->maxc = w->cnt[in];
+			w->freq = in;
+		}
+		return;
+	}
+	if (in == out)
+		return;
 	if (w->cnt[in] >= w->maxc) {
 		w->maxc = w->cnt[in];
 		w->freq = in;
 		return;
 	}
-	if (out != w->freq)
-		return;
+	if (!w->num[w->maxc]) {
+		if (w->cnt[in] == w->maxc - 1) {
+			w->maxc--;
+			w->freq = in;
+			return;
+		}
+		if (w->num[w->maxc - 1] == 1) {
+			w->maxc--;
+			return;
+		}
+	}
 	w->maxc--;
 	mp = i - wn;
 	for (m = 0; m < k; m++) {
@@ -469,23 +585,33 @@ static void mcw_slide(struct mcw_window *w, const u8 *s, u32 i, u32 wn, unsigned
 	}
 }
 
-/* 6.3.7 MultiMCW: the most common symbol in the last 63, 255, 1023 or 4095 */
+/*
+ * 6.3.7 MultiMCW: four predictors, each the most common symbol in the last
+ * 63, 255, 1023 or 4095 symbols; the tables are in w->pairs.
+ */
 static u64 est_multi_mcw(const u8 *s, u32 n, unsigned int k, const struct est_work *w)
 {
-	struct mcw_window *win = (struct mcw_window *)w->pairs;
+	struct mcw_tables *t = (struct mcw_tables *)w->pairs;
+	struct mcw_window win[MCW_N];
 	u32 sb[MCW_N] = { 0 };
-	u32 c = 0, run = 0, maxrun = 0, i;
+	u32 c = 0, run = 0, maxrun = 0, i, *num = t->num;
 	unsigned int j, winner = 0;
 
 	if (n < mcw_window[MCW_N - 1] + 1)
 		return JTSC_EST_NONE;
-	memset(win, 0, MCW_N * sizeof(*win));
+	memset(t, 0, sizeof(*t));
+	for (j = 0; j < MCW_N; j++) {
+		win[j] = (struct mcw_window){ t->cnt[j], t->pos[j], num, 0, 0 };
+		num[0] = k;
+		num += mcw_window[j] + 1;
+	}
 	/* NIST fills all four windows first; a window predicts from i = its size */
 	for (i = 0; i < mcw_window[MCW_N - 1]; i++) {
 		for (j = 0; j < MCW_N; j++) {
 			if (i >= mcw_window[j])
 				continue;
-			if (win[j].maxc <= ++win[j].cnt[s[i]]) {
+			mcw_count(&win[j], s[i], true);
+			if (win[j].maxc <= win[j].cnt[s[i]]) {
 				win[j].maxc = win[j].cnt[s[i]];
 				win[j].freq = s[i];
 			}
@@ -511,32 +637,119 @@ static u64 est_multi_mcw(const u8 *s, u32 n, unsigned int k, const struct est_wo
 	return est_predict(c, n - mcw_window[0], maxrun, k);
 }
 
+enum { LAG_D = 128, LAG_PLANES = 32 };
+
 /*
- * 6.3.8 lag: 128 predictors, the symbol d back for d = 1..128. The one with
- * the most hits predicts: in NIST's order, the last to reach the top score
- * as d increases.
+ * lag's tables, in the work buffer. A set of lags is a 128-bit mask in two
+ * u64, bit d - 1 for lag d: lo holds lags 1..64, hi lags 65..128.
+ */
+struct lag_tables {
+	u64 seen[256][2];	/* the lags of each symbol's occurrences from last[] */
+	u32 last[256];		/* where each symbol was seen last, + 1; 0: not yet */
+	u64 score[LAG_PLANES][2];	/* bit b of each lag's score, in plane b */
+};
+
+/* The highest lag in a non-empty set */
+static u32 lag_highest(u64 lo, u64 hi)
+{
+	return hi ? 64 + fls64(hi) : fls64(lo);
+}
+
+/*
+ * 6.3.8 lag: 128 predictors, the symbol d back for d = 1..128. Each sample
+ * scores a hit for the lags d where s[i - d] == s[i], and the lag with the
+ * most hits predicts the next. NIST scores the hits in increasing d, each
+ * lag that reaches the best score so far becoming the winner, so that the
+ * winner always has the top score M; after a sample's hits it is the highest
+ * hit lag that had M, else the highest that had M - 1, else the old one.
+ *
+ * That rule is applied on whole sets: each symbol keeps the lags at which it
+ * occurred, and the scores are bit-sliced, plane b holding bit b of all 128,
+ * so that the lags with a given score and the increment of all hit lags are
+ * a few operations per plane, log2(n) planes, instead of work per hit: a
+ * constant or strongly biased source hits on nearly every lag.
  */
 static u64 est_lag(const u8 *s, u32 n, unsigned int k, const struct est_work *w)
 {
-	u32 *score = (u32 *)w->pairs;
-	u32 c = 0, run = 0, maxrun = 0, i, d, winner = 1;
+	struct lag_tables *t = (struct lag_tables *)w->pairs;
+	u32 c = 0, run = 0, maxrun = 0, i, b, top = 0, winner = 1;
 
-	memset(score, 0, (LAG_D + 1) * sizeof(*score));
-	for (i = 1; i < n; i++) {
-		if (i >= winner && s[i - winner] == s[i]) {
+	memset(t, 0, sizeof(*t));
+	for (i = 0; i < n; i++) {
+		u32 x = s[i], gap = i + 1 - t->last[x];
+		u64 lo = 0, hi = 0, m0, m1, e0, e1, f0, f1, c0, c1;
+
+		if (!(i % 2048))
+			cond_resched();
+		if (i >= winner && s[i - winner] == x) {
 			c++;
 			maxrun = max(maxrun, ++run);
 		} else {
 			run = 0;
 		}
-		for (d = 1; d <= LAG_D && d <= i; d++)
-			if (s[i - d] == s[i] && ++score[d] >= score[winner])
-				winner = d;
-		if (!(i % 2048))
-			cond_resched();
+
+		/* the hits: x's lags as seen from i, older by gap, and its last one */
+		if (t->last[x] && gap <= LAG_D) {
+			lo = t->seen[x][0];
+			hi = t->seen[x][1];
+			if (gap < 64) {
+				hi = hi << gap | lo >> (64 - gap);
+				lo <<= gap;
+			} else {
+				hi = gap < 128 ? lo << (gap - 64) : 0;
+				lo = 0;
+			}
+			if (gap <= 64)
+				lo |= 1ULL << (gap - 1);
+			else
+				hi |= 1ULL << (gap - 65);
+		}
+		t->seen[x][0] = lo;
+		t->seen[x][1] = hi;
+		t->last[x] = i + 1;
+		if (!(lo | hi))
+			continue;
+
+		/* e: the hits scoring top, f: top - 1 (none when top is 0) */
+		e0 = lo;
+		e1 = hi;
+		f0 = top ? lo : 0;
+		f1 = top ? hi : 0;
+		for (b = 0; b < (u32)fls64(top); b++) {
+			m0 = ((top >> b) & 1) - 1ULL;
+			m1 = (((top - 1) >> b) & 1) - 1ULL;
+			e0 &= t->score[b][0] ^ m0;
+			e1 &= t->score[b][1] ^ m0;
+			f0 &= t->score[b][0] ^ m1;
+			f1 &= t->score[b][1] ^ m1;
+		}
+		if (e0 | e1) {
+			winner = lag_highest(e0, e1);
+			top++;
+		} else if (f0 | f1) {
+			winner = lag_highest(f0, f1);
+		}
+
+		/* add one to the hits' scores, a carry rippling up the planes */
+		c0 = lo;
+		c1 = hi;
+		for (b = 0; c0 | c1; b++) {
+			lo = t->score[b][0] & c0;
+			hi = t->score[b][1] & c1;
+			t->score[b][0] ^= c0;
+			t->score[b][1] ^= c1;
+			c0 = lo;
+			c1 = hi;
+		}
 	}
+	/* NIST starts at the second sample: the first has no prediction */
 	return est_predict(c, n - 1, maxrun, k);
 }
+
+/*
+ * The estimate
+ * API: jtsc_estimate_work_size(), jtsc_estimate_samples(), jtsc_estimator_name[]
+ */
 
 const char *const jtsc_estimator_name[JTSC_NR_ESTIMATORS] = {
 	[JTSC_EST_MCV] = "MCV",
@@ -547,14 +760,15 @@ const char *const jtsc_estimator_name[JTSC_NR_ESTIMATORS] = {
 };
 
 /*
- * The work buffer: s64 pairs[n + 2], at least MultiMCW's windows; u32 sa,
- * rank and tmp[n + 2]; u32 cnt[max(n, 256) + 2]; u8 sym[n]. Points *w into
- * @base unless @w is NULL; returns the size.
+ * The work buffer: s64 pairs[n + 2] first, for alignment, large enough for
+ * MultiMCW's and lag's tables (30 KiB); then u32 sa, rank and tmp[n + 2], u32
+ * cnt[max(n, 256) + 2] and u8 sym[n]. Points *w into base unless w is NULL;
+ * returns the size.
  */
 static size_t work_layout(unsigned int n, void *base, struct est_work *w)
 {
 	size_t pairs = max_t(size_t, ((size_t)n + 2) * sizeof(s64),
-			     MCW_N * sizeof(struct mcw_window));
+			     max(sizeof(struct mcw_tables), sizeof(struct lag_tables)));
 	size_t words = ((size_t)n + 2) * sizeof(u32);
 	size_t cnt = (max_t(size_t, n, 256) + 2) * sizeof(u32);
 	u8 *b = base;
@@ -610,7 +824,10 @@ void jtsc_estimate_samples(const u8 *samples, unsigned int n, void *work, struct
 	if (n >= 3)
 		e->h[JTSC_EST_LAG] = est_lag(w.sym, n, k, &w);
 
-	/* MCV always applies; as NIST's H_original, at most the sample width */
+	/*
+	 * MCV always applies, and JTSC_EST_NONE is above any estimate. As NIST's
+	 * H_original, the minimum starts at the sample width, 8 bits.
+	 */
 	e->which = JTSC_EST_MCV;
 	for (j = 1; j < JTSC_NR_ESTIMATORS; j++)
 		if (e->h[j] < e->h[e->which])
