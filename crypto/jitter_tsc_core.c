@@ -4,11 +4,10 @@
  *
  * Copyright (C) 2026 Jitter TSC Developers
  *
- * The credit ladder, the health tests, the folding LFSR and the state
- * machine of a collector on an instance, with the pool it fills; no kernel
- * API, so that it also runs in user space. One raw sample, for both
- * collectors, is the low byte of the cycle-counter delta of one pass: what
- * the estimate assesses, the health tests see and the credit counts.
+ * The credit ladder, health tests, folding LFSR and a collector's state
+ * machine with its pool; no kernel API, so that it runs in user space too.
+ * One raw sample, for both collectors, is the low byte of the counter's
+ * delta over one pass: what is estimated, health tested and credited.
  */
 
 #include <linux/array_size.h>
@@ -30,19 +29,15 @@
 #include "jitter_tsc_internal.h"
 
 /*
- * The credit ladder: the highest step at or below the estimate over the
- * margin is credited. The floor is the lowest step whose predictor runs
+ * The credit ladder. The floor is the lowest step whose predictor runs
  * still refuse a deterministic stream within the startup test; the
  * ceiling, 0.75 bit, bounds what a window that looks better than its
- * source can buy (12288 flat samples estimate 7.54 bits). A word folds the
- * most samples, a power of two up to 512, within JTSC_MAX_WORD_CREDIT.
- *
- * Cutoffs, SP 800-90B 4.4: RCT 1 + ceil(-log2(alpha) / H), predictor runs
- * the same at alpha / 128; APT 1 + CRITBINOM(512, 2^-H, 1 - alpha),
- * predictor hits the same with W = 4096 at alpha / 128; W + 1 cannot be
- * reached. Written out, as CRITBINOM has no closed form; KUnit recomputes.
+ * source can buy (12288 flat samples estimate 7.54 bits). A word folds as
+ * many samples, a power of two up to 512, as JTSC_MAX_WORD_CREDIT allows.
+ * Cutoffs, SP 800-90B 4.4: RCT 1 + ceil(-log2(alpha) / H), APT
+ * 1 + CRITBINOM(512, 2^-H, 1 - alpha), predictor runs and hits (W = 4096)
+ * the same at alpha / 128; W + 1 is never reached. KUnit recomputes them.
  */
-/* Credit, samples per word, then each cutoff pair: RCT, APT, runs, hits. */
 #define JTSC_STEP(c, spw, rct, rctp, apt, aptp, run, runp, hits, hitsp)	{	\
 	.credit = c, .samples_per_word = spw,					\
 	.rct_cutoff = rct, .rct_perm_cutoff = rctp,				\
@@ -93,7 +88,7 @@ static unsigned int jtsc_pred_diff(unsigned int k)
  *
  * Context: Any context.
  * Return: the highest step whose credit times @margin is at most the
- * estimate, or -1 if there is none.
+ * estimate, or -1.
  */
 int jtsc_ladder_pick(const struct jtsc_estimate *e, unsigned int margin)
 {
@@ -121,11 +116,7 @@ static unsigned long jtsc_gcd(unsigned long a, unsigned long b)
 	return a;
 }
 
-/*
- * NULL if the counter @read can time the collectors, else why not: it
- * mostly stands still, steps by more than it advances over one read, or is
- * slow to read (trapped) even in the fastest batch, timed by @clock_ns.
- */
+/* NULL if @read can time the collectors, else why not: stuck, coarse or trapped */
 const char *jtsc_counter_check(u64 (*read)(void), u64 (*clock_ns)(void),
 			       struct jtsc_counter *c)
 {
@@ -156,17 +147,14 @@ const char *jtsc_counter_check(u64 (*read)(void), u64 (*clock_ns)(void),
 }
 
 /*
- * Health tests on raw samples, always on: RCT (SP 800-90B 4.4.1), APT
- * (4.4.2) and a determinism test, which RCT and APT cannot replace at a
- * low credit. Its 68 predictors guess each sample: the k-th difference
- * repeating, k = 1..4 (stuck, stepping or ramping counters; k = 1 is
- * jent_stuck()), and the sample L back, L = 1..64 (periods). A healthy
- * source makes each right with probability at most 2^-H, so runs of hits
- * and hits per JTSC_PRED_WINDOW have cutoffs as the RCT's and APT's. An
- * intermittent failure keeps the counts: a run may still go permanent.
+ * Health tests, always on: RCT (SP 800-90B 4.4.1), APT (4.4.2) and a
+ * determinism test, which RCT and APT cannot replace at a low credit: 68
+ * predictors, the k-th difference repeating (k = 1..4: stuck, stepping,
+ * ramping counters) and the sample L back (L = 1..64: periods). A healthy
+ * source makes each right with probability at most 2^-H, so their runs and
+ * hits per window have cutoffs as the RCT's and APT's.
  */
 
-/* Start the health tests of a collector at a ladder step's cutoffs. */
 void jtsc_health_init(struct jtsc_health *h, const struct jtsc_health_params *params)
 {
 	*h = (struct jtsc_health){
@@ -185,7 +173,7 @@ static enum jtsc_health_result jtsc_cutoff(unsigned int count, unsigned int cuto
 	return JTSC_HEALTH_OK;
 }
 
-/* Count predictor @k's hit: one comparison per count while below the cutoffs. */
+/* Count predictor @k's hit */
 static enum jtsc_health_result jtsc_predictor_hit(struct jtsc_health *h, unsigned int k)
 {
 	const struct jtsc_health_params *p = h->params;
@@ -197,10 +185,7 @@ static enum jtsc_health_result jtsc_predictor_hit(struct jtsc_health *h, unsigne
 		   jtsc_cutoff(hits, p->hits_cutoff, p->hits_perm_cutoff));
 }
 
-/*
- * Bit j set for each lag 64 - j that guesses @sample right: the bytes of the
- * last 64 samples equal to it, by an exact zero-byte test, eight a word.
- */
+/* Bit j set for each lag 64 - j that guesses @sample: a zero-byte test, 8 a word */
 static u64 jtsc_lag_hits(const struct jtsc_health *h, u8 sample)
 {
 	const u8 *last64 = h->hist + h->pos;
@@ -216,7 +201,7 @@ static u64 jtsc_lag_hits(const struct jtsc_health *h, u8 sample)
 	return h->seen >= JTSC_MAX_LAG ? hits : hits & ~(~0ULL >> h->seen);
 }
 
-/* The last 64 samples, oldest first, at hist[pos..pos + 63]: each stored twice. */
+/* The last 64 samples, oldest first, at hist[pos..pos + 63] */
 static void jtsc_lag_push(struct jtsc_health *h, u8 sample)
 {
 	h->hist[h->pos] = sample;
@@ -260,10 +245,7 @@ enum jtsc_health_result jtsc_health_sample(struct jtsc_health *h, u8 sample)
 	if (++h->apt_seen == JTSC_APT_WINDOW)
 		h->apt_seen = 0;
 
-	/*
-	 * The differences. A zero k-th one repeating, k > 1, is the lower
-	 * predictor's hit: a deterministic counter makes one predictor run.
-	 */
+	/* A zero k-th difference repeating, k > 1, is the lower predictor's hit */
 	for (k = 1; k <= JTSC_NR_DIFF; k++) {
 		if (h->seen > k && diff == h->diff[k - 1] && (k == 1 || diff))
 			res = max(res, jtsc_predictor_hit(h, jtsc_pred_diff(k)));
@@ -274,7 +256,6 @@ enum jtsc_health_result jtsc_health_sample(struct jtsc_health *h, u8 sample)
 		diff = next;
 	}
 
-	/* The lags, lag 64 - j in bit j: only hits and ended runs cost. */
 	hit = jtsc_lag_hits(h, sample);
 	ended = h->running & ~hit;
 	h->running = hit;
@@ -318,9 +299,8 @@ unsigned int jtsc_health_hold(const struct jtsc_health *h)
  * @nbits: number of bits of @in to inject, at most 64
  *
  * A Fibonacci LFSR, x^64 + x^61 + x^56 + x^31 + x^28 + x^23 + 1, shifting
- * left, one input bit a step: every bit of every sample reaches the state,
- * and 64 input bits map bijectively. Folding is not conditioning: the
- * output is SHA-256 over words, and random.c mixes what it pulls.
+ * left, one input bit a step: 64 input bits map bijectively. Folding is not
+ * conditioning: the output is SHA-256 over words, random.c mixes its pulls.
  *
  * Context: Any context.
  * Return: the new LFSR state.
@@ -329,11 +309,7 @@ u64 jtsc_lfsr_fold(u64 state, u64 in, unsigned int nbits)
 {
 	u64 rev = (u64)bitrev32(lower_32_bits(in)) << 32 | bitrev32(upper_32_bits(in));
 
-	/*
-	 * 23 steps at once: the lowest tap, bit 22, sees a bit shifted in by
-	 * this chunk only from the 24th step on. Step k's new bit ends up at
-	 * bit m - 1 - k, where the bit-reversed input has input bit k.
-	 */
+	/* 23 steps at once: the lowest tap, bit 22, sees none of this chunk's bits */
 	while (nbits) {
 		unsigned int m = min(nbits, 23U);
 		u64 fb = (state >> (64 - m)) ^ (state >> (61 - m)) ^ (state >> (56 - m)) ^
@@ -347,18 +323,14 @@ u64 jtsc_lfsr_fold(u64 state, u64 in, unsigned int nbits)
 }
 
 /*
- * A collector's life on an instance. A failed startup test, by chance
- * (2^-30 a window) or not, refuses it there for a doubling backoff: no
- * chance failure retires a source. Only its output's failures retire it,
- * on this instance alone: a permanent cutoff, or JTSC_MAX_INTERMITTENT
- * intermittent ones without a window released between. An intermittent
- * one discards the pool and needs a new startup test (SP 800-90B 4.3 (9)).
+ * A collector's life on an instance. A failed startup test refuses it for a
+ * doubling backoff: no chance failure retires a source. Only its output's
+ * failures retire it, on this instance: a permanent cutoff, or
+ * JTSC_MAX_INTERMITTENT intermittent ones with no window released between.
+ * An intermittent one empties the pool and needs a new startup test.
  */
 
-/*
- * The first collector in @usable neither dead nor backing off at @now;
- * else -EAGAIN if one is backing off, -ENODEV if none is left.
- */
+/* The first collector usable at @now, -EAGAIN if one backs off, else -ENODEV */
 int jtsc_core_pick(const struct jtsc_core *c, unsigned long usable, unsigned long now)
 {
 	int src, ret = -ENODEV;
@@ -433,7 +405,7 @@ enum jtsc_phase jtsc_core_startup(struct jtsc_core *c, enum jtsc_source src, int
 	return l->phase;
 }
 
-/* A predictor window closed: release its words but the last runs' and lags'. */
+/* A predictor window closed: release its words but the last runs' and lags' */
 static void jtsc_release(struct jtsc_core *c, struct jtsc_life *l)
 {
 	unsigned int held = DIV_ROUND_UP(jtsc_health_hold(&l->health) + JTSC_MAX_LAG,
@@ -449,9 +421,6 @@ static void jtsc_release(struct jtsc_core *c, struct jtsc_life *l)
  * jtsc_core_feed() - Health test a batch of the running collector, fold it
  * @c: the instance's core, its collector c->src in JTSC_RUNNING
  * @raw: JTSC_BATCH raw samples of it
- *
- * Every sample is tested, so that windows stay aligned with words; a
- * failure empties the pool.
  *
  * Context: Any context.
  * Return: JTSC_RUNNING, or JTSC_RESTART or JTSC_DEAD after a failure.
@@ -537,11 +506,7 @@ unsigned int jtsc_core_take(struct jtsc_core *c, unsigned int words)
 	return credit;
 }
 
-/*
- * Drop the oldest words so that a request's first block of @words takes
- * @fresh_credit from samples taken after this call: a clone of the
- * machine, holding the same pool, cannot predict it.
- */
+/* Drop old words: a request's first block takes @fresh_credit from new samples */
 void jtsc_core_begin_request(struct jtsc_core *c, unsigned int words,
 			     unsigned int fresh_credit)
 {
@@ -553,10 +518,7 @@ void jtsc_core_begin_request(struct jtsc_core *c, unsigned int words,
 		jtsc_core_discard(c, c->stale - keep);
 }
 
-/*
- * Empty an instance between uses: each collector not dead needs a startup
- * test again; on a @new_machine (VM fork, resume), refused ones at once.
- */
+/* Empty an instance: a startup test again; on a @new_machine, refused ones too */
 void jtsc_core_park(struct jtsc_core *c, bool new_machine)
 {
 	unsigned int src;

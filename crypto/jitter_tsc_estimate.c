@@ -2,23 +2,14 @@
 /*
  * SP 800-90B non-IID min-entropy estimators in integer arithmetic
  *
- * jitter_tsc credits its samples only as far as a measurement on the
- * machine itself supports, so the kernel estimates its raw 8-bit samples
- * with five estimators of SP 800-90B 6.3: most common value (6.3.1),
- * t-tuple (6.3.5), LRS (6.3.6), MultiMCW (6.3.7) and lag prediction
- * (6.3.8). 6.3.2-6.3.4 apply to binary samples only; MultiMMC and LZ78Y
- * need megabytes of dictionaries, so without them the minimum can only be
- * higher than NIST's, which the caller's margin allows for. The results are
- * those of NIST's ea_non_iid 1.1.7 "Literal" estimates (symbols 0..k-1 in
- * sample order, Z = 2.5758293035489008, its ties and thresholds); the same
- * file built in user space is checked against NIST's output.
- *
- * No floating point, which kernel code may not use freely: FX is unsigned
- * Q2.62 for probabilities, LG signed Q8.56 for base-2 logarithms; results
- * leave in Q32.32 (JTSC_EST_ONE). Time: t-tuple and LRS read all repeats
- * off a suffix array (prefix doubling, O(n log n)) and its LCP intervals,
- * lag uses bit sets of its 128 lags (O(n)), MultiMCW rescans its alphabet
- * on ties (O(n k) at worst, k <= 256): bounded on any input.
+ * The raw 8-bit samples are credited only as far as this estimate on the
+ * machine itself supports: MCV (6.3.1), t-tuple (6.3.5), LRS (6.3.6),
+ * MultiMCW (6.3.7) and lag (6.3.8); 6.3.2-6.3.4 are for binary samples,
+ * MultiMMC and LZ78Y need megabytes, which the caller's margin allows for.
+ * Results are NIST's ea_non_iid 1.1.7 "Literal" estimates, its ties and
+ * constants included. FX is unsigned Q2.62 for probabilities, LG signed
+ * Q8.56 for base-2 logarithms, results are Q32.32. Time: O(n log n) for the
+ * suffix array, O(n) for lag, O(n k) at worst for MultiMCW (k <= 256).
  */
 
 #include <linux/bitops.h>
@@ -32,12 +23,6 @@
 #include <linux/sched.h>
 
 #include "jitter_tsc_internal.h"
-
-/*
- * Fixed-point arithmetic
- * lg2() and ex2() convert between FX and LG; everything else is built
- * on them and on mul_u64_u64_shr(). Each states its error.
- */
 
 enum {
 	FX_FRAC = 62,			/* FX: Q2.62 */
@@ -54,23 +39,12 @@ enum {
 /* ln 2 = 0.6931471805599453094..., rounded to Q2.62 */
 #define FX_LN2		0x2c5c85fdf473de6bULL
 
-/*
- * Z = 2.5758293035489008, the 99.5% point of the normal distribution that NIST's
- * tool uses: the very double it holds (0x1.49b4c64d69161p+1), exact in Q2.62.
- */
+/* NIST's Z = 2.5758293035489008 (0x1.49b4c64d69161p+1), exact in Q2.62 */
 #define FX_ZALPHA	0xa4da6326b48b0800ULL
 
 /*
- * log2(x / 2^frac) in LG, computed to @bits fraction bits (at most LG_FRAC),
- * x > 0: every caller passes a nonzero count or probability, and x = 0 would
- * give a finite, meaningless value. The integer part is the position of the
- * top bit; the fraction comes bit by bit from squaring the mantissa z in
- * [1, 2): a square of 2 or more
- * makes the next bit 1 and is halved. Squares round down, by less than 2^-62
- * relative each, which lowers the result by less than 2^-60 in all, so the
- * result is within (log2 x - 2^-bits - 2^-60, log2 x]: never above. Full
- * precision costs LG_FRAC multiplications; a coarse bound, 2^-LG_COARSE
- * wide, costs LG_COARSE.
+ * log2(x / 2^frac) in LG to @bits fraction bits, x > 0, by squaring the
+ * mantissa: within (log2 x - 2^-bits - 2^-60, log2 x], never above.
  */
 static s64 lg2(u64 x, unsigned int frac, unsigned int bits)
 {
@@ -90,12 +64,7 @@ static s64 lg2(u64 x, unsigned int frac, unsigned int bits)
 	return r;
 }
 
-/*
- * 2^l in FX, for l in LG at most 1; 0 below 2^-62. For the fraction f of l,
- * 2^f = e^(f ln 2) by the Taylor series in Horner's form: with f ln 2 < 0.7
- * the terms after the 19th add less than 2^-64, and each of the 19 steps
- * rounds down by at most 2^-62, so the result is within 2^-57 relative.
- */
+/* 2^l in FX for l <= 1 in LG, by e^x's Taylor series: within 2^-57 relative */
 static u64 ex2(s64 l)
 {
 	s64 ip = l >> LG_FRAC;
@@ -127,12 +96,7 @@ static u64 fx_entropy(u64 p)
 	return (h + (1ULL << (LG_FRAC - JTSC_EST_SHIFT - 1))) >> (LG_FRAC - JTSC_EST_SHIFT);
 }
 
-/*
- * 90B 6.3.1 step 3, the upper bound of a 99% confidence interval for a
- * probability p in FX estimated from n >= 2 samples:
- * min(1, p + Z sqrt(p (1 - p) / (n - 1))). The root is taken as a halved
- * logarithm: the bound is within 2^-55 relative of the exact one.
- */
+/* 6.3.1 step 3: min(1, p + Z sqrt(p (1 - p) / (n - 1))), within 2^-55 */
 static u64 upper_bound(u64 p, u32 n)
 {
 	s64 l;
@@ -143,15 +107,6 @@ static u64 upper_bound(u64 p, u32 n)
 	p += mul_u64_u64_shr(ex2(l >> 1), FX_ZALPHA, FX_FRAC);
 	return min(p, FX_ONE);
 }
-
-/*
- * 6.3.1 most common value, 6.3.5 t-tuple, 6.3.6 LRS
- * t-tuple needs Q[W], the count of the most common W-tuple, for every W
- * up to t; LRS needs, for every W up to the longest repeat v, the number
- * of pairs of equal W-tuples. Both come from the suffix array in linear
- * time after the O(n log n) sort, where counting tuples directly would
- * cost O(n v), and v is n on a constant input.
- */
 
 /* Where jtsc_estimate_samples() puts what, in its work buffer (see work_layout()) */
 struct est_work {
@@ -170,12 +125,8 @@ static u64 est_mcv(u32 maxcount, u32 n)
 }
 
 /*
- * Suffix array of s[0..n-1] by prefix doubling: round k sorts the suffixes by
- * their first 2k symbols, stably by the second k (a suffix without them
- * first) and then by the first k, both with counting sorts; the ranks are
- * unique, and the sort done, once 2k >= n. O(n log n) time whatever the
- * input; cnt holds max(n, 256) + 1 counts. rk and tmp trade places each
- * round: what either holds at the end is of no use.
+ * Suffix array by prefix doubling, two counting sorts a round: O(n log n)
+ * on any input, where counting tuples directly costs O(n^2) on a constant one.
  */
 static void suffix_array(const u8 *s, u32 n, u32 *sa, u32 *rk, u32 *tmp, u32 *cnt)
 {
@@ -224,11 +175,7 @@ static void suffix_array(const u8 *s, u32 n, u32 *sa, u32 *rk, u32 *tmp, u32 *cn
 	}
 }
 
-/*
- * Kasai's LCP array: lcp[i] is the length of the common prefix of the suffixes
- * sa[i - 1] and sa[i], lcp[0] = 0. Linear: the common prefix of consecutive
- * suffixes in text order shrinks by at most one.
- */
+/* Kasai's LCP array: lcp[i] is the common prefix of suffixes sa[i - 1], sa[i] */
 static void lcp_array(const u8 *s, u32 n, const u32 *sa, u32 *rk, u32 *lcp)
 {
 	u32 i, h = 0;
@@ -252,18 +199,13 @@ static void lcp_array(const u8 *s, u32 n, const u32 *sa, u32 *rk, u32 *lcp)
 }
 
 /*
- * max(best, log2(a / b) / w), in LG, for a <= b: the largest (a / b)^(1/w)
- * found so far, as its logarithm. t-tuple and LRS take it over thousands of w
- * on periodic inputs, longest first, where the best is found soon; most
- * candidates fall to the top bits of a and b or to coarse logarithms (at most
- * 2^-LG_COARSE low, and 1024 units of LG for rounding) before a full one is
- * needed.
+ * max(best, log2(a / b) / w) in LG, a <= b. Over thousands of w, most
+ * candidates fall to cheap upper bounds before a full logarithm is needed.
  */
 static s64 max_root(u64 a, u64 b, u32 w, s64 best)
 {
 	s64 l = min_t(s64, fls64(a) - fls64(b) + 1, 0) * LG_ONE;
 
-	/* both bounds are above log2(a / b) / w, as div64_s64() rounds to zero */
 	if (div64_s64(l, w) <= best)
 		return best;
 	l = lg2(a, 0, LG_COARSE) - lg2(b, 0, LG_COARSE) + (LG_ONE >> LG_COARSE) + 1024;
@@ -274,11 +216,9 @@ static s64 max_root(u64 a, u64 b, u32 w, s64 best)
 }
 
 /*
- * 6.3.5 t-tuple and 6.3.6 LRS. Each lcp-interval, a maximal range of c >= 2
- * suffixes sharing a prefix of length l whose parent interval shares lp < l,
- * stands for c occurrences of each W-tuple with lp < W <= l. So Q[W] is the
- * largest c over the intervals with l >= W, and the number of pairs of equal
- * W-tuples adds C(c, 2) over (lp, l]: a range add, by differences.
+ * 6.3.5 t-tuple and 6.3.6 LRS. An lcp-interval of c suffixes sharing l
+ * symbols, its parent lp, holds c copies of each W-tuple, lp < W <= l:
+ * Q[W] is the largest such c, and the pairs of equal W-tuples add C(c, 2).
  */
 static void est_tuple_lrs(const u8 *s, u32 n, const struct est_work *w, u64 *h_tuple,
 			  u64 *h_lrs)
@@ -350,23 +290,7 @@ static void est_tuple_lrs(const u8 *s, u32 n, const struct est_work *w, u64 *h_t
 	*h_lrs = fx_entropy(upper_bound(ex2(best), n));
 }
 
-/*
- * 6.3.7 MultiMCW and 6.3.8 lag prediction
- * Both predict each sample from the earlier ones with a few predictors,
- * follow the one with the most hits so far, and count C, the correct
- * predictions out of N, and r, the longest run of them. Then, as for every
- * 90B predictor, P_global' is the upper bound of C / N (or 1 - 0.01^(1/N)
- * when C = 0), and P_local the p at which a run of r + 1 has probability
- * 0.01 in N + 1 trials; the estimate is -log2 max(P_global', P_local, 1/k).
- */
-
-/*
- * What the P_local search needs of r + 1, N and the constants, in LG:
- * @r: the run length searched for, the longest run plus one
- * @lr, @ln1: log2 of r and of N + 1
- * @lg_ln2: log2(ln 2)
- * @target: log2(0.99)
- */
+/* The P_local search's r + 1 and, in LG, log2 of r, N + 1, ln 2 and 0.99 */
 struct pe_ctx {
 	u64 r;
 	s64 lr;
@@ -375,11 +299,7 @@ struct pe_ctx {
 	s64 target;
 };
 
-/*
- * log2(1 + y) in LG for y = 2^ly < 1, and in *lly log2 of it to full relative
- * precision. Below y = 2^-8 that is y ln(1 + y) / y / ln 2 with ln(1 + y) / y =
- * 1 - y/2 + y^2/3 - ..., whose terms after the 8th add less than 2^-64.
- */
+/* log2(1 + y) in LG for y = 2^ly < 1, its log2 in *lly, by series below 2^-8 */
 static s64 log2_1p(s64 ly, s64 lg_ln2, s64 *lly)
 {
 	u64 y = ex2(ly), f;
@@ -399,22 +319,11 @@ static s64 log2_1p(s64 ly, s64 lg_ln2, s64 *lly)
 }
 
 /*
- * Whether NIST's P_local function of p is above ln 0.99, that is whether a
- * run of r successes in N + 1 trials of probability p is less likely than
- * 1%. The function (90B's, after Feller's approximation) is
- *
- *   ln(1 - p x) - ln((r + 1 - r x) q) - (N + 1) ln x,   q = 1 - p,
- *
- * with x the fixed point of x = 1 + q p^r x^(r + 1), found as NIST does by
- * iterating from x = 1 at most 66 times. Near the root x - 1 is about
- * 0.01 / N, which Q2.62 would leave a few dozen bits of, so this works with
- * y = x - 1 as its logarithm and in base 2:
- *
- *   log2(1 - (p / q) y) - log2(1 - r y) - (N + 1) log2(1 + y)
- *
- * where the last term, the large one, has full relative precision. Where
- * NIST's long double function is NaN or -inf (y >= 1/r or p x >= 1, far from
- * the root) the answer is "not above", as NaN > ln 0.99 is false.
+ * Whether a run of r hits in N + 1 trials at p is less likely than 1%:
+ * NIST's ln(1 - p x) - ln((r + 1 - r x) q) - (N + 1) ln x > ln 0.99, x the
+ * fixed point of 1 + q p^r x^(r + 1) after at most 66 steps from 1. Worked
+ * in y = x - 1 as a base-2 logarithm, as y is about 0.01 / N; where NIST's
+ * value is NaN or -inf the answer is false, as NIST's comparison's.
  */
 static bool pe_above(const struct pe_ctx *c, u64 p)
 {
@@ -423,22 +332,17 @@ static bool pe_above(const struct pe_ctx *c, u64 p)
 	s64 ls, ly, nly, lly, a, b, lc;
 	unsigned int i;
 
-	/*
-	 * p^r < 2^-64 and N + 1 < 2^32 leave every term below 2^-31: far above
-	 * log2(0.99) = -0.0145, and it keeps r log2 p within range.
-	 */
+	/* p^r < 2^-64 and N < 2^32 leave every term far above log2(0.99) */
 	if (mul_u64_u64_shr(c->r, -lp, LG_FRAC) >= 64)
 		return true;
 	ls = lq + (s64)c->r * lp;		/* log2 of s = q p^r */
 
-	/* y_1 = s; y only grows, and y >= 1/r stays so: NaN at the end */
 	ly = ls;
 	for (i = 1; ; i++) {
 		if (ly + c->lr >= 0)
 			return false;
 		if (i == 66)
 			break;
-		/* (r + 1) log2(1 + y) < (r + 1) / r / ln 2 <= 2.9 as y < 1/r */
 		nly = ls + (s64)(c->r + 1) * log2_1p(ly, c->lg_ln2, &lly);
 		if (nly == ly)
 			break;
@@ -455,7 +359,6 @@ static bool pe_above(const struct pe_ctx *c, u64 p)
 	if (!z)
 		return false;
 	b = lg2(z, FX_FRAC, LG_FRAC);
-	/* (N + 1) log2(1 + y) >= 64 outweighs -b <= 62 */
 	log2_1p(ly, c->lg_ln2, &lly);
 	lc = lly + c->ln1;
 	if (lc >= 6 * LG_ONE)
@@ -464,7 +367,10 @@ static bool pe_above(const struct pe_ctx *c, u64 p)
 	return a - b - (s64)ex2(lc - 6 * LG_ONE) > c->target;
 }
 
-/* -log2 max(P_global', P_local, 1/k) for c hits out of n, longest run maxrun */
+/*
+ * A predictor's estimate: -log2 max(P_global', P_local, 1/k) for c hits out
+ * of n, longest run maxrun (6.3.7, 6.3.8)
+ */
 static u64 est_predict(u32 c, u32 n, u32 maxrun, unsigned int k)
 {
 	struct pe_ctx ctx = { .r = (u64)maxrun + 1 };
@@ -483,7 +389,7 @@ static u64 est_predict(u32 c, u32 n, u32 maxrun, unsigned int k)
 	ctx.lg_ln2 = lg2(FX_LN2, FX_FRAC, LG_FRAC);
 	ctx.target = lg2(99, 0, LG_FRAC) - lg2(100, 0, LG_FRAC);
 	if (pe_above(&ctx, cur)) {
-		/* the function falls with p: bisect [cur, 1) down to one FX step */
+		/* it falls with p: bisect [cur, 1) */
 		lo = cur;
 		hi = FX_ONE;
 		while (hi - lo > 1) {
@@ -511,14 +417,7 @@ struct mcw_tables {
 	u32 num[64 + 256 + 1024 + 4096];	/* per window, symbols by count */
 };
 
-/*
- * A window's prediction: the most common symbol in it, ties going to the one
- * seen last (NIST's rule), with its count. Counting how many symbols have each
- * count (num, over 0..window) shows when the most common symbol leaving
- * cannot change hands or leaves only itself on top, so that NIST's scan of
- * the alphabet runs only on real ties: else it would run, on a source with a
- * dominant value, for nearly every sample and window.
- */
+/* A window's most common symbol (the latest seen on ties), and the counts' counts */
 struct mcw_window {
 	u32 *cnt, *pos, *num;
 	u32 maxc, freq;
@@ -535,12 +434,9 @@ static void mcw_count(struct mcw_window *w, u32 sym, bool add)
 }
 
 /*
- * Slide window w (of size wn) over sample i: s[i - wn] leaves, s[i] comes in.
- * When the most common symbol, at count maxc, leaves and another comes in,
- * NIST rescans the alphabet; the outcome is the highest count, the latest
- * seen on a tie. Where the counts show it, it is taken without the scan:
- * the new symbol is on top (it is the latest seen), or nothing is left at
- * maxc and the new symbol reaches maxc - 1, or the old one is alone there.
+ * Slide window w over sample i. NIST rescans the alphabet when the most
+ * common symbol leaves; the counts' counts settle most such cases without
+ * the scan, which a source with a dominant value would need nearly always.
  */
 static void mcw_slide(struct mcw_window *w, const u8 *s, u32 i, u32 wn, unsigned int k)
 {
@@ -585,10 +481,7 @@ static void mcw_slide(struct mcw_window *w, const u8 *s, u32 i, u32 wn, unsigned
 	}
 }
 
-/*
- * 6.3.7 MultiMCW: four predictors, each the most common symbol in the last
- * 63, 255, 1023 or 4095 symbols; the tables are in w->pairs.
- */
+/* 6.3.7 MultiMCW: the most common symbol in the last 63, 255, 1023, 4095 */
 static u64 est_multi_mcw(const u8 *s, u32 n, unsigned int k, const struct est_work *w)
 {
 	struct mcw_tables *t = (struct mcw_tables *)w->pairs;
@@ -639,10 +532,7 @@ static u64 est_multi_mcw(const u8 *s, u32 n, unsigned int k, const struct est_wo
 
 enum { LAG_D = 128, LAG_PLANES = 32 };
 
-/*
- * lag's tables, in the work buffer. A set of lags is a 128-bit mask in two
- * u64, bit d - 1 for lag d: lo holds lags 1..64, hi lags 65..128.
- */
+/* lag's tables; a set of lags is two u64, bit d - 1 for lag d */
 struct lag_tables {
 	u64 seen[256][2];	/* the lags of each symbol's occurrences from last[] */
 	u32 last[256];		/* where each symbol was seen last, + 1; 0: not yet */
@@ -656,18 +546,10 @@ static u32 lag_highest(u64 lo, u64 hi)
 }
 
 /*
- * 6.3.8 lag: 128 predictors, the symbol d back for d = 1..128. Each sample
- * scores a hit for the lags d where s[i - d] == s[i], and the lag with the
- * most hits predicts the next. NIST scores the hits in increasing d, each
- * lag that reaches the best score so far becoming the winner, so that the
- * winner always has the top score M; after a sample's hits it is the highest
- * hit lag that had M, else the highest that had M - 1, else the old one.
- *
- * That rule is applied on whole sets: each symbol keeps the lags at which it
- * occurred, and the scores are bit-sliced, plane b holding bit b of all 128,
- * so that the lags with a given score and the increment of all hit lags are
- * a few operations per plane, log2(n) planes, instead of work per hit: a
- * constant or strongly biased source hits on nearly every lag.
+ * 6.3.8 lag: the symbol d back, d = 1..128, the lag with the most hits
+ * predicting. NIST's winner after a sample is the highest hit lag that had
+ * the top score M, else M - 1, else the old one. Scores are bit-sliced, so
+ * a sample costs log2(n) operations, not one per hit lag.
  */
 static u64 est_lag(const u8 *s, u32 n, unsigned int k, const struct est_work *w)
 {
@@ -746,11 +628,6 @@ static u64 est_lag(const u8 *s, u32 n, unsigned int k, const struct est_work *w)
 	return est_predict(c, n - 1, maxrun, k);
 }
 
-/*
- * The estimate
- * API: jtsc_estimate_work_size(), jtsc_estimate_samples(), jtsc_estimator_name[]
- */
-
 const char *const jtsc_estimator_name[JTSC_NR_ESTIMATORS] = {
 	[JTSC_EST_MCV] = "MCV",
 	[JTSC_EST_TUPLE] = "t-tuple",
@@ -759,12 +636,7 @@ const char *const jtsc_estimator_name[JTSC_NR_ESTIMATORS] = {
 	[JTSC_EST_LAG] = "lag",
 };
 
-/*
- * The work buffer: s64 pairs[n + 2] first, for alignment, large enough for
- * MultiMCW's and lag's tables (30 KiB); then u32 sa, rank and tmp[n + 2], u32
- * cnt[max(n, 256) + 2] and u8 sym[n]. Points *w into base unless w is NULL;
- * returns the size.
- */
+/* The work buffer's size, and its parts in *w if w is not NULL */
 static size_t work_layout(unsigned int n, void *base, struct est_work *w)
 {
 	size_t pairs = max_t(size_t, ((size_t)n + 2) * sizeof(s64),
@@ -824,10 +696,7 @@ void jtsc_estimate_samples(const u8 *samples, unsigned int n, void *work, struct
 	if (n >= 3)
 		e->h[JTSC_EST_LAG] = est_lag(w.sym, n, k, &w);
 
-	/*
-	 * MCV always applies, and JTSC_EST_NONE is above any estimate. As NIST's
-	 * H_original, the minimum starts at the sample width, 8 bits.
-	 */
+	/* JTSC_EST_NONE is above any estimate; as NIST's, at most 8 bits */
 	e->which = JTSC_EST_MCV;
 	for (j = 1; j < JTSC_NR_ESTIMATORS; j++)
 		if (e->h[j] < e->h[e->which])

@@ -2,7 +2,7 @@
 /*
  * jitter_tsc internals, shared by its files and its KUnit suite. The
  * estimate and the core use no kernel API beyond types, bit and string
- * helpers, WARN_ON_ONCE() and cond_resched(): they also build in user space.
+ * helpers, WARN_ON_ONCE() and cond_resched(): they build in user space.
  */
 #ifndef _CRYPTO_JITTER_TSC_INTERNAL_H
 #define _CRYPTO_JITTER_TSC_INTERNAL_H
@@ -48,13 +48,8 @@ void jtsc_estimate_samples(const u8 *samples, unsigned int n, void *work,
 enum {
 	JTSC_ENTROPY_SHIFT = 8,		/* credits are in 1/256 bit */
 	JTSC_APT_WINDOW = 512,		/* SP 800-90B 4.4.2: W for non-binary samples */
-	/* Predictor hits are counted per window: a healthy source stays under. */
-	JTSC_PRED_WINDOW = 4096,
-	/*
-	 * SP 800-90B 4.3 (9): at least 1024. Three predictor windows, so that a
-	 * deterministic stream starting anywhere in the first fails even at
-	 * the floor, whose run cutoff is 4737.
-	 */
+	JTSC_PRED_WINDOW = 4096,	/* predictor hits are counted per window */
+	/* 4.3 (9): >= 1024; 3 windows, so a run fails even at the floor's 4737 */
 	JTSC_STARTUP_SAMPLES = 3 * JTSC_PRED_WINDOW,
 	/* SP 800-90B 4.4: alpha = 2^-30 intermittent, 2^-60 permanent */
 	JTSC_ALPHA_LOG2 = 30,
@@ -66,11 +61,7 @@ enum {
 	/* a pool word carries at most half its bits, from at most 512 samples */
 	JTSC_MAX_WORD_CREDIT = 32 << JTSC_ENTROPY_SHIFT,
 	JTSC_MAX_SAMPLES_PER_WORD = 512,
-	/*
-	 * Runtime estimate over credit: half for SP 800-90B's practice, the
-	 * rest for a window's optimism over 10^6 samples, measured per
-	 * collector; the timer's samples come in bursts.
-	 */
+	/* estimate over credit: half as 90B's practice, the rest a window's optimism */
 	JTSC_EST_MARGIN = 8,
 	JTSC_EST_MARGIN_TIMER = 32,
 	JTSC_BATCH = 512,		/* raw samples per collector call */
@@ -92,11 +83,7 @@ enum jtsc_health_result {
 	JTSC_HEALTH_PERMANENT,		/* alpha = 2^-60 */
 };
 
-/*
- * A step of the credit ladder: the credit per sample, samples per word, and
- * each test's intermittent and permanent cutoffs: RCT, APT, and a
- * predictor's run and hits per window.
- */
+/* A step of the credit ladder: credit, samples per word, and each test's cutoffs */
 struct jtsc_health_params {
 	unsigned int credit;
 	unsigned int samples_per_word;
@@ -132,7 +119,7 @@ unsigned int jtsc_health_hold(const struct jtsc_health *h);
 u64 jtsc_lfsr_fold(u64 state, u64 in, unsigned int nbits);
 int jtsc_ladder_pick(const struct jtsc_estimate *e, unsigned int margin);
 
-/* The counter check: a read costs tens of ns, 50 under TCG; trapped, 1 us. */
+/* The counter check: a read takes tens of ns, 50 under TCG; trapped, 1 us */
 enum {
 	JTSC_COUNTER_READS = 1024,
 	JTSC_COUNTER_BATCH = 64,
@@ -174,10 +161,7 @@ struct jtsc_life {
 	struct jtsc_health health;
 };
 
-/*
- * An instance's collectors and pool: words of collector src, the first
- * tested released, then pending ones; the first stale predate the request.
- */
+/* An instance's collectors and pool: @tested words released, then @pending */
 struct jtsc_core {
 	enum jtsc_source src;
 	struct jtsc_life life[JTSC_NR_SOURCES];
@@ -207,12 +191,12 @@ struct jtsc_collector {
 	int (*collect)(struct jtsc_rng *rng);
 };
 
-/* Counters of one collector on one instance, for debugfs and the tests */
+/* Counters of one collector over a group's instances, for debugfs and the tests */
 struct jtsc_stats {
-	u64 samples, collect_ns;
-	u64 intermittent, permanent;	/* health-test failures */
-	u64 credited;			/* in 1/256 bit */
-	u64 startups, refused;
+	atomic64_t samples, collect_ns;
+	atomic64_t intermittent, permanent;	/* health-test failures */
+	atomic64_t credited;			/* in 1/256 bit */
+	atomic64_t startups, refused;
 };
 
 /* The estimates a group made for one collector: how many, the last one */
@@ -222,11 +206,7 @@ struct jtsc_group_est {
 	enum jtsc_estimator which;
 };
 
-/*
- * What instances share: the collectors, which may be used, the machine
- * generation, per collector (generation << 8) | the step its estimate
- * set, the estimate work and the crypto_rng's shards, by CPU.
- */
+/* What instances share; a step word is (generation << 8) | step */
 struct jtsc_group {
 	const struct jtsc_collector *col;
 	unsigned long usable;
@@ -235,6 +215,8 @@ struct jtsc_group {
 	unsigned long want;
 	struct work_struct estimate;
 	struct jtsc_group_est est[JTSC_NR_SOURCES];
+	struct jtsc_stats stats[JTSC_NR_SOURCES];
+	unsigned long dead;		/* collectors retired on some instance */
 	unsigned int nr_shards;
 	struct jtsc_rng *shards;
 };
@@ -245,7 +227,6 @@ struct jtsc_rng {
 	struct mutex lock ____cacheline_aligned;
 	struct jtsc_group *group;
 	struct jtsc_core core;
-	struct jtsc_stats stats[JTSC_NR_SOURCES];
 	u8 *mem;			/* the speculative buffer, while in use */
 	u64 pass;			/* passes made over mem */
 	unsigned long last_used;	/* jiffies at the end of the last request */

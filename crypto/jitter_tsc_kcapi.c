@@ -43,10 +43,7 @@
 /* Out of line, so that the loop can be found in the object's machine code. */
 static noinline void jtsc_spec_fill(u8 *samples, unsigned int n, u8 *mem, u64 *pass)
 {
-	struct tsc_jitter_walk walk = { .pass = *pass };
-
-	tsc_jitter_fill(samples, n, mem, &walk);
-	*pass = walk.pass;
+	tsc_jitter_fill(samples, n, mem, pass);
 }
 #else
 #define JTSC_SPEC_MEM_SIZE	0
@@ -119,10 +116,7 @@ static int jtsc_next_timer_cpu(int cpu)
 	return smp_processor_id();
 }
 
-/*
- * After try_to_generate_entropy(): a timer kept armed on another CPU while
- * the loop calls schedule(); a pass whose reads were on two CPUs is dropped.
- */
+/* As try_to_generate_entropy(); a pass read on two CPUs is dropped */
 static int jtsc_timer_collect(struct jtsc_rng *rng)
 {
 	struct timer_list timer;
@@ -171,16 +165,12 @@ static int jtsc_collect(struct jtsc_rng *rng, enum jtsc_source src)
 	if (ret)
 		return ret;
 	jtsc_inject(rng, src);
-	rng->stats[src].samples += JTSC_BATCH;
-	rng->stats[src].collect_ns += local_clock() - t0;
+	atomic64_add(JTSC_BATCH, &rng->group->stats[src].samples);
+	atomic64_add(local_clock() - t0, &rng->group->stats[src].collect_ns);
 	return 0;
 }
 
-/*
- * The speculative buffer, in pages (no compaction for a reader). Each page
- * gets its index, so that no hypervisor backs it with the zero page or
- * merges it: the loads must reach pages of their own.
- */
+/* The speculative buffer; each page gets its index, so that none is shared */
 u8 *jtsc_spec_alloc(void)
 {
 	u8 *mem = JTSC_SPEC_MEM_SIZE ? __vmalloc(JTSC_SPEC_MEM_SIZE, GFP_KERNEL_ACCOUNT) : NULL;
@@ -232,7 +222,6 @@ static int jtsc_collect_window(struct jtsc_rng *rng, enum jtsc_source src, u8 *s
 /*
  * The step of @src for generation @gen, from the median of JTSC_EST_WINDOWS
  * windows: no one window sets it, and a refusal holds for the generation.
- * Out of memory, the step stays unset.
  */
 static void jtsc_estimate(struct jtsc_group *g, enum jtsc_source src, u32 gen)
 {
@@ -298,7 +287,8 @@ static void jtsc_log_dead(struct jtsc_rng *rng, enum jtsc_source src)
 {
 	int next = jtsc_core_pick(&rng->core, rng->group->usable, jiffies);
 
-	rng->stats[src].permanent++;
+	atomic64_inc(&rng->group->stats[src].permanent);
+	set_bit(src, &rng->group->dead);
 	pr_err_ratelimited("%s collector: permanent health-test failure, %s%s%s\n",
 			   rng->group->col[src].name,
 			   next == -ENODEV ? "no collector left" : "failing over to the ",
@@ -306,10 +296,7 @@ static void jtsc_log_dead(struct jtsc_rng *rng, enum jtsc_source src)
 			   next == -ENODEV ? "" : " collector");
 }
 
-/*
- * The startup test of @src on @rng, at the generation's step (estimated
- * first if unset): 0, -EAGAIN to pick again, or -ENOMEM.
- */
+/* The startup test of @src on @rng: 0, -EAGAIN to pick again, or -ENOMEM */
 static int jtsc_start(struct jtsc_rng *rng, enum jtsc_source src)
 {
 	struct jtsc_life *l = &rng->core.life[src];
@@ -333,7 +320,7 @@ static int jtsc_start(struct jtsc_rng *rng, enum jtsc_source src)
 	samples = kvmalloc(JTSC_STARTUP_SAMPLES, GFP_KERNEL_ACCOUNT);
 	if (!samples)
 		return -ENOMEM;
-	rng->stats[src].startups++;
+	atomic64_inc(&rng->group->stats[src].startups);
 	if (step >= 0 && jtsc_collect_window(rng, src, samples))
 		step = -EIO;
 	now = jtsc_core_startup(&rng->core, src, step, samples, jiffies, HZ);
@@ -345,7 +332,7 @@ static int jtsc_start(struct jtsc_rng *rng, enum jtsc_source src)
 		return 0;
 	}
 	if (now == JTSC_REFUSED) {
-		rng->stats[src].refused++;
+		atomic64_inc(&rng->group->stats[src].refused);
 		pr_info_ratelimited("%s collector refused: %s\n", name,
 				    step == -EIO ? "not available" :
 				    step == -ENOMEM ? "out of memory" :
@@ -409,7 +396,7 @@ static int jtsc_fill(struct jtsc_rng *rng, unsigned int words)
 		if (phase == JTSC_RUNNING)
 			continue;
 		if (phase == JTSC_RESTART) {
-			rng->stats[src].intermittent++;
+			atomic64_inc(&rng->group->stats[src].intermittent);
 			pr_warn_ratelimited("%s collector: intermittent health-test failure, data discarded\n",
 					    rng->group->col[src].name);
 		} else {
@@ -457,7 +444,8 @@ int jtsc_rng_generate(struct jtsc_rng *rng, u8 *dst, unsigned int len)
 		}
 		if (!ret) {
 			sha256((const u8 *)rng->core.pool, words * sizeof(u64), block);
-			rng->stats[rng->core.src].credited += jtsc_core_take(&rng->core, words);
+			atomic64_add(jtsc_core_take(&rng->core, words),
+				     &rng->group->stats[rng->core.src].credited);
 		}
 		rng->last_used = jiffies;
 		mutex_unlock(&rng->lock);
@@ -498,7 +486,7 @@ int jtsc_rng_pull(struct jtsc_rng *rng, void *buf, size_t len)
 	if (!ret) {
 		memcpy(buf, rng->core.pool, len);
 		ret = jtsc_core_take(&rng->core, words);
-		rng->stats[rng->core.src].credited += ret;
+		atomic64_add(ret, &rng->group->stats[rng->core.src].credited);
 	}
 	rng->last_used = jiffies;
 	mutex_unlock(&rng->lock);
@@ -589,53 +577,27 @@ bool jtsc_park_idle(struct jtsc_rng *rng, unsigned long idle)
 static int jtsc_status = -EAGAIN;
 static DECLARE_COMPLETION(jtsc_setup_done);
 
-/* Transforms of "jitter_tsc": the shards are parked when the last goes. */
-static atomic_t jtsc_tfms = ATOMIC_INIT(0);
-static void jtsc_idle_fn(struct work_struct *work);
-static DECLARE_DELAYED_WORK(jtsc_idle_work, jtsc_idle_fn);
-
-/* Park what is idle; random.c's instance only once the crng is ready. */
+/*
+ * Park the instances idle for JTSC_IDLE_SECS, random.c's at once when the
+ * crng is ready; armed by requests, again while anything is held.
+ */
 static void jtsc_idle_fn(struct work_struct *work)
 {
-	unsigned long idle = atomic_read(&jtsc_tfms) ? JTSC_IDLE_SECS * HZ : 0;
-	bool held = false;
+	bool held = jtsc_park_idle(&jtsc_global, rng_is_initialized() ? 0 : JTSC_IDLE_SECS * HZ);
 	unsigned int i;
 
-	if (READ_ONCE(jtsc_status))
-		return;
 	for (i = 0; i < jtsc_group.nr_shards; i++)
-		held |= jtsc_park_idle(&jtsc_group.shards[i], idle);
-	if (rng_is_initialized())
-		held |= jtsc_park_idle(&jtsc_global, idle);
+		held |= jtsc_park_idle(&jtsc_group.shards[i], JTSC_IDLE_SECS * HZ);
 	if (held)
-		schedule_delayed_work(&jtsc_idle_work, JTSC_IDLE_SECS * HZ);
+		schedule_delayed_work(to_delayed_work(work), JTSC_IDLE_SECS * HZ);
 }
 
-/* Armed by the first request of a burst; re-arms while something is held. */
-static void jtsc_idle_arm(void)
-{
-	if (!delayed_work_pending(&jtsc_idle_work))
-		schedule_delayed_work(&jtsc_idle_work, JTSC_IDLE_SECS * HZ);
-}
+static DECLARE_DELAYED_WORK(jtsc_idle_work, jtsc_idle_fn);
 
-/* A VM fork or resume, from any context: a new generation of @g. */
+/* A VM fork or resume, from any context: each instance parks at its next use. */
 void jtsc_machine_changed(struct jtsc_group *g)
 {
 	atomic_inc(&g->generation);
-	if (g == &jtsc_group)
-		mod_delayed_work(system_wq, &jtsc_idle_work, 0);
-}
-
-static int jtsc_kcapi_init(struct crypto_tfm *tfm)
-{
-	atomic_inc(&jtsc_tfms);
-	return 0;
-}
-
-static void jtsc_kcapi_exit(struct crypto_tfm *tfm)
-{
-	if (atomic_dec_and_test(&jtsc_tfms))
-		mod_delayed_work(system_wq, &jtsc_idle_work, 0);
 }
 
 /* The shard of the CPU the request starts on keeps readers apart. */
@@ -646,7 +608,7 @@ static int jtsc_kcapi_generate(struct crypto_rng *tfm, const u8 *src,
 	int ret;
 
 	ret = jtsc_rng_generate(&g->shards[raw_smp_processor_id() % g->nr_shards], dst, dlen);
-	jtsc_idle_arm();
+	schedule_delayed_work(&jtsc_idle_work, JTSC_IDLE_SECS * HZ);
 	return ret;
 }
 
@@ -665,8 +627,6 @@ static struct rng_alg jtsc_alg = {
 		.cra_driver_name	= "jitter_tsc-generic",
 		.cra_priority		= 100,
 		.cra_ctxsize		= 0,
-		.cra_init		= jtsc_kcapi_init,
-		.cra_exit		= jtsc_kcapi_exit,
 		.cra_module		= THIS_MODULE,
 	}
 };
@@ -710,8 +670,7 @@ int jitter_tsc_pull(void *buf, size_t len)
 	if (ret)
 		return ret;
 	ret = jtsc_rng_pull(&jtsc_global, buf, len);
-	if (rng_is_initialized())
-		jtsc_idle_arm();
+	schedule_delayed_work(&jtsc_idle_work, JTSC_IDLE_SECS * HZ);
 	return ret < 0 ? ret : ret >> JTSC_ENTROPY_SHIFT;
 }
 #endif
@@ -726,7 +685,7 @@ static struct notifier_block jtsc_vmfork_nb = {
 	.notifier_call = jtsc_vmfork_notify,
 };
 
-/* Before a suspend, so that idle pools are not in the image, and after. */
+/* Around a suspend or hibernation */
 static int jtsc_pm_notify(struct notifier_block *nb, unsigned long action, void *data)
 {
 	switch (action) {
@@ -760,10 +719,7 @@ static unsigned long __init jtsc_parse_collectors(void)
 	return i < 0 ? JTSC_COLLECT_ALL : i;
 }
 
-/*
- * Set up and register; random.c's instance starts now if random.c draws on
- * it. Not FIPS-allowed: with fips=1 nothing is set up.
- */
+/* Set up and register, random.c's instance started; with fips=1, nothing */
 static int __init jtsc_setup(void)
 {
 	unsigned long usable = jtsc_parse_collectors();

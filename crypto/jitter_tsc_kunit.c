@@ -1266,7 +1266,7 @@ static void jtsc_rng_init_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ret, 0);
 	KUNIT_EXPECT_EQ(test, rng->core.src, JTSC_SRC_TIMER);
 	KUNIT_EXPECT_EQ(test, rng->core.life[JTSC_SRC_SPEC].phase, JTSC_REFUSED);
-	KUNIT_EXPECT_EQ(test, rng->stats[JTSC_SRC_SPEC].refused, 1ULL);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&g->stats[JTSC_SRC_SPEC].refused), 1);
 	KUNIT_EXPECT_EQ(test, jtsc_group_step(g, JTSC_SRC_SPEC), -ENODEV);
 
 	g = jtsc_test_group(test, JTSC_COLLECT_ALL);
@@ -1279,7 +1279,7 @@ static void jtsc_rng_init_test(struct kunit *test)
 	jtsc_fake[JTSC_SRC_SPEC].err = -ENODEV;
 	rng = jtsc_test_rng(test, g, &ret);
 	KUNIT_EXPECT_EQ(test, ret, -ENODEV);
-	KUNIT_EXPECT_EQ(test, rng->stats[JTSC_SRC_SPEC].refused, 1ULL);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&g->stats[JTSC_SRC_SPEC].refused), 1);
 }
 
 /*
@@ -1376,7 +1376,7 @@ static void jtsc_instance_death_test(struct kunit *test)
 	KUNIT_EXPECT_GT(test, ret, 0);
 	KUNIT_EXPECT_EQ(test, a->core.src, JTSC_SRC_TIMER);
 	KUNIT_EXPECT_EQ(test, a->core.life[JTSC_SRC_SPEC].phase, JTSC_DEAD);
-	KUNIT_EXPECT_EQ(test, a->stats[JTSC_SRC_SPEC].permanent, 1ULL);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&a->group->stats[JTSC_SRC_SPEC].permanent), 1);
 	KUNIT_EXPECT_EQ(test, ret, 32 * jtsc_test_word(a));
 
 	jtsc_fake_stuck(JTSC_SRC_SPEC, false);
@@ -1479,7 +1479,7 @@ static void jtsc_output_model_test(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, jtsc_rng_generate(rng, out, sizeof(out)), 0);
 	KUNIT_EXPECT_MEMEQ(test, out, want, sizeof(want));
 	KUNIT_EXPECT_MEMNEQ(test, out, out + SHA256_DIGEST_SIZE, SHA256_DIGEST_SIZE);
-	KUNIT_EXPECT_EQ(test, rng->stats[JTSC_SRC_SPEC].credited,
+	KUNIT_EXPECT_EQ(test, (u64)atomic64_read(&g->stats[JTSC_SRC_SPEC].credited),
 			2ULL * words * jtsc_test_word(rng));
 	/* A new request takes JTSC_FRESH_CREDIT from samples it collects. */
 	at = f->taken;
@@ -1509,7 +1509,7 @@ static void jtsc_pull_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, jtsc_rng_pull(rng, words, 8), jtsc_test_word(rng));
 	KUNIT_EXPECT_EQ(test, jtsc_rng_pull(rng, words, JITTER_TSC_PULL_MAX),
 			JITTER_TSC_PULL_MAX / 8 * jtsc_test_word(rng));
-	KUNIT_EXPECT_EQ(test, rng->stats[JTSC_SRC_TIMER].credited,
+	KUNIT_EXPECT_EQ(test, (u64)atomic64_read(&g->stats[JTSC_SRC_TIMER].credited),
 			(JITTER_TSC_PULL_MAX / 8 + 1ULL) * jtsc_test_word(rng));
 #if IS_ENABLED(CONFIG_CRYPTO_JITTER_TSC_SEED)
 	jtsc_test_registered(test);

@@ -134,68 +134,41 @@ static const struct file_operations jtsc_boot_fops = {
 	.llseek = default_llseek,
 };
 
-/* Adds the counters of @rng to @sum, and its phases to @dead and @verified. */
-static void jtsc_stats_add(struct jtsc_stats *sum, struct jtsc_rng *rng,
-			   unsigned long *dead, unsigned long *verified)
-{
-	struct jtsc_stats *s;
-	unsigned int src;
-
-	mutex_lock(&rng->lock);
-	for (src = 0; src < JTSC_NR_SOURCES; src++) {
-		s = &rng->stats[src];
-		sum[src].samples += s->samples;
-		sum[src].collect_ns += s->collect_ns;
-		sum[src].intermittent += s->intermittent;
-		sum[src].permanent += s->permanent;
-		sum[src].credited += s->credited;
-		sum[src].startups += s->startups;
-		sum[src].refused += s->refused;
-		if (rng->core.life[src].phase == JTSC_DEAD)
-			*dead |= BIT(src);
-		if (s->startups > s->refused)
-			*verified |= BIT(src);
-	}
-	mutex_unlock(&rng->lock);
-}
-
-/* The counters of every instance added up; the estimate is the last made. */
+/* The counters of every instance; the estimate is the last made. */
 static int jtsc_stats_show(struct seq_file *m, void *v)
 {
-	struct jtsc_stats sum[JTSC_NR_SOURCES] = {};
-	unsigned long dead = 0, verified = 0;
 	struct jtsc_group *g = &jtsc_group;
-	unsigned int i, src, alive;
+	unsigned long alive = g->usable & ~READ_ONCE(g->dead);
+	unsigned int first = alive ? __ffs(alive) : JTSC_NR_SOURCES, src;
 
-	jtsc_stats_add(sum, &jtsc_global, &dead, &verified);
-	for (i = 0; i < g->nr_shards; i++)
-		jtsc_stats_add(sum, &g->shards[i], &dead, &verified);
-	alive = g->usable & ~dead ? __ffs(g->usable & ~dead) : JTSC_NR_SOURCES;
-	seq_printf(m, "active %s\n", alive < JTSC_NR_SOURCES ? g->col[alive].name : "none");
-	seq_printf(m, "failed %d\n", alive == JTSC_NR_SOURCES);
+	seq_printf(m, "active %s\n", alive ? g->col[first].name : "none");
+	seq_printf(m, "failed %d\n", !alive);
 	seq_printf(m, "shards %u\n", g->nr_shards);
 	for (src = 0; src < JTSC_NR_SOURCES; src++) {
 		const char *name = g->col[src].name;
+		struct jtsc_stats *s = &g->stats[src];
 		int step = jtsc_group_step(g, src);
 
-		seq_printf(m, "%s.enabled %d\n", name, !!(g->usable & ~dead & BIT(src)));
-		seq_printf(m, "%s.verified %d\n", name, !!(verified & BIT(src)));
-		seq_printf(m, "%s.dead %d\n", name, !!(dead & BIT(src)));
+		seq_printf(m, "%s.enabled %d\n", name, !!(alive & BIT(src)));
+		seq_printf(m, "%s.verified %d\n", name,
+			   atomic64_read(&s->startups) > atomic64_read(&s->refused));
+		seq_printf(m, "%s.dead %d\n", name, test_bit(src, &g->dead));
 		seq_printf(m, "%s.credit_per_sample_256ths %u\n", name,
 			   step >= 0 ? jtsc_ladder[step].credit : 0);
-		seq_printf(m, "%s.startup_tests %llu\n", name, sum[src].startups);
+		seq_printf(m, "%s.startup_tests %lld\n", name, atomic64_read(&s->startups));
 		seq_printf(m, "%s.estimates %llu\n", name, g->est[src].count);
-		seq_printf(m, "%s.estimates_refused %llu\n", name, sum[src].refused);
+		seq_printf(m, "%s.estimates_refused %lld\n", name, atomic64_read(&s->refused));
 		seq_printf(m, "%s.estimate_millibits %llu\n", name,
 			   (g->est[src].h_min * 1000) >> JTSC_EST_SHIFT);
 		seq_printf(m, "%s.estimator %s\n", name,
 			   g->est[src].count ? jtsc_estimator_name[g->est[src].which] : "none");
-		seq_printf(m, "%s.samples %llu\n", name, sum[src].samples);
-		seq_printf(m, "%s.collect_ns %llu\n", name, sum[src].collect_ns);
-		seq_printf(m, "%s.intermittent_failures %llu\n", name, sum[src].intermittent);
-		seq_printf(m, "%s.permanent_failures %llu\n", name, sum[src].permanent);
-		seq_printf(m, "%s.bits_credited %llu\n", name,
-			   sum[src].credited >> JTSC_ENTROPY_SHIFT);
+		seq_printf(m, "%s.samples %lld\n", name, atomic64_read(&s->samples));
+		seq_printf(m, "%s.collect_ns %lld\n", name, atomic64_read(&s->collect_ns));
+		seq_printf(m, "%s.intermittent_failures %lld\n", name,
+			   atomic64_read(&s->intermittent));
+		seq_printf(m, "%s.permanent_failures %lld\n", name, atomic64_read(&s->permanent));
+		seq_printf(m, "%s.bits_credited %lld\n", name,
+			   atomic64_read(&s->credited) >> JTSC_ENTROPY_SHIFT);
 	}
 	return 0;
 }

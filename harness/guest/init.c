@@ -1032,9 +1032,8 @@ static void run_fault(void)
 
 /*
  * A child that drops to uid and gid 65534 makes each round on a new
- * socket and transform, so that closing it leaves the shard without one
- * (the shard is parked) and the next round starts it again: each round
- * runs a startup test, as issue reports showed readers can make it do.
+ * socket and transform, opened and closed: what issue reports showed
+ * winding credits down when each close parked the shards.
  */
 static void run_rounds(void)
 {
@@ -1152,7 +1151,7 @@ static void run_clone(void)
 #define MEM_READERS	2
 #define MEM_READ_MS	4000
 #define MEM_SAMPLE_MS	2000
-#define MEM_AFTER_S	10
+#define MEM_AFTER_S	12
 #define MEM_AREAS_SHOWN	16
 
 /* The value of the "Key:   N kB" line of /proc/meminfo, in kB; -1 if none. */

@@ -104,7 +104,7 @@ int main(int argc, char **argv)
 	struct jtsc_estimate e;
 	struct jtsc_health h;
 	u8 raw[BATCH], *mem = NULL, *data = NULL, *start;
-	struct tsc_jitter_walk walk = { 0 };
+	u64 walk = 0;
 	unsigned int i, k, credit = 0;
 	char reason[96];
 	void *work;

@@ -55,7 +55,7 @@ typedef uint64_t u64;
  * The kernel's loop, out of line so that `objdump -d` finds it by name
  * (harness/measure/loop-check.sh compares it with the kernel's jtsc_spec_fill()).
  */
-__attribute__((noinline)) void spec_fill(u8 *samples, unsigned int n, u8 *mem, struct tsc_jitter_walk *walk)
+__attribute__((noinline)) void spec_fill(u8 *samples, unsigned int n, u8 *mem, u64 *walk)
 {
 	tsc_jitter_fill(samples, n, mem, walk);
 }
@@ -139,7 +139,7 @@ int main(int argc, char **argv)
 	u64 tsc0, tsc1;
 	double t0, t1;
 	u8 *samples, *mem = NULL;
-	struct tsc_jitter_walk walk = { 0 };
+	u64 walk = 0;
 	FILE *f;
 
 	while ((c = getopt(argc, argv, "n:c:w:")) != -1) {

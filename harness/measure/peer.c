@@ -111,7 +111,7 @@ static int jent_round(unsigned int blocks, struct run *r)
 /* jitter_tsc's instance: the core of struct jtsc_rng, and its buffer */
 struct tsc_inst {
 	u8 *mem;
-	struct tsc_jitter_walk walk;
+	u64 walk;
 	struct jtsc_core core;
 	u8 raw[BATCH];
 };

@@ -1,20 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The sampling loop of the speculative TSC jitter collector, named after
- * Thomas Gleixner's "x86/random: Speculation to the rescue", which it grew
- * out of; speculation is not what the entropy comes from.
- *
- * One raw sample is the low byte of the TSC's advance over one pass, and
- * nothing else (not the counter, a popcount or the loaded byte). A pass
- * loads a line flushed from the caches a pass earlier, so it times a DRAM
- * access: the memory controller, open rows, refresh, other cores' traffic,
- * TLB walks and interrupts at that instant. Where the loop goes depends on
- * the pass number alone, so the sets and rows it touches reveal nothing of
- * the samples. What a pass is worth is estimated on the machine that runs it.
- *
- * A header of its own, used by crypto/jitter_tsc_kcapi.c alone: it stays
- * with the x86 code whose instructions it orders, and user space compiles
- * it to measure it.
+ * Thomas Gleixner's "x86/random: Speculation to the rescue"; speculation is
+ * not what the entropy comes from. One raw sample is the low byte of the
+ * TSC's advance over one pass, and nothing else. A pass loads a line
+ * flushed a pass earlier: it times a DRAM access (controller, open rows,
+ * refresh, other cores, TLB walks, interrupts). Where the loop goes depends
+ * on the pass number alone, so the rows it touches reveal nothing of the
+ * samples. Used by crypto/jitter_tsc_kcapi.c alone, kept with the x86 code
+ * whose instructions it orders; user space compiles it to measure it.
  */
 #ifndef _ASM_X86_TSC_JITTER_H
 #define _ASM_X86_TSC_JITTER_H
@@ -27,10 +21,9 @@
 #include <asm/special_insns.h>
 
 /*
- * The buffer: one 64-byte line a pass, each once per TSC_JITTER_LINES
- * passes. A DRAM row holds at most 8 KiB, 128 lines, so it is opened at
- * most 128 times per 2^17 passes: under 1000 times per 64 ms (Rowhammer)
- * while a pass takes 62.5 ns or more, however many buffers are walked.
+ * One 64-byte line a pass, each once per TSC_JITTER_LINES passes: an 8 KiB
+ * DRAM row opens at most 128 times per 2^17 passes, under 1000 times per
+ * 64 ms (Rowhammer) while a pass takes 62.5 ns or more.
  */
 #define TSC_JITTER_MEM_ORDER	23
 #define TSC_JITTER_MEM_SIZE	BIT(TSC_JITTER_MEM_ORDER)
@@ -38,21 +31,9 @@
 #define TSC_JITTER_LINE_BITS	(TSC_JITTER_MEM_ORDER - TSC_JITTER_LINE_SHIFT)
 #define TSC_JITTER_LINES	BIT(TSC_JITTER_LINE_BITS)
 
-/* Where the walk of a buffer stands: passes made since it was allocated. */
-struct tsc_jitter_walk {
-	u64 pass;
-};
-
-/**
- * tsc_jitter_line() - The line of the buffer that pass @pass loads
- * @pass: the pass number
- *
- * A bijection of the pass number modulo TSC_JITTER_LINES keyed by the cycle
- * (xorshift and odd-multiply rounds): every line once per cycle, in an
- * order no stride prefetcher follows, never depending on a TSC reading.
- *
- * Context: Any context.
- * Return: the line's index, below TSC_JITTER_LINES.
+/*
+ * The line pass @pass loads: a bijection modulo TSC_JITTER_LINES keyed by
+ * the cycle, in an order no stride prefetcher follows.
  */
 static __always_inline unsigned int tsc_jitter_line(u64 pass)
 {
@@ -81,8 +62,7 @@ static __always_inline u8 *tsc_jitter_addr(u8 *mem, u64 pass)
  * @n: number of samples
  * @mem: a buffer of TSC_JITTER_MEM_SIZE bytes backed by pages of its own
  *	(not the zero page), owned by the caller; only loaded from
- * @walk: where the walk of @mem stands, zeroed when @mem was allocated;
- *	advanced by @n passes
+ * @pass: passes made over @mem since it was allocated; advanced by @n
  *
  * A pass loads its line, reads the TSC once the load completed
  * (rdtsc_ordered(), the barrier keeping the load before it), then flushes
@@ -94,9 +74,9 @@ static __always_inline u8 *tsc_jitter_addr(u8 *mem, u64 pass)
  * Context: Any context; the caller keeps the loop on one CPU.
  */
 static __always_inline void tsc_jitter_fill(u8 *samples, unsigned int n, u8 *mem,
-					    struct tsc_jitter_walk *walk)
+					    u64 *pass)
 {
-	u64 last, now, at = walk->pass;
+	u64 last, now, at = *pass;
 	const u8 *p;
 	unsigned int i;
 
@@ -117,7 +97,7 @@ static __always_inline void tsc_jitter_fill(u8 *samples, unsigned int n, u8 *mem
 		last = now;
 		at++;
 	}
-	walk->pass = at;
+	*pass = at;
 }
 
 #endif /* _ASM_X86_TSC_JITTER_H */
