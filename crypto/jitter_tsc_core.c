@@ -18,6 +18,7 @@
 #include <linux/build_bug.h>
 #include <linux/compiler.h>
 #include <linux/errno.h>
+#include <linux/gcd.h>
 #include <linux/limits.h>
 #include <linux/math.h>
 #include <linux/minmax.h>
@@ -104,18 +105,6 @@ int jtsc_ladder_pick(const struct jtsc_estimate *e, unsigned int margin)
 	return step;
 }
 
-/* Euclid's, on a counter's steps */
-static unsigned long jtsc_gcd(unsigned long a, unsigned long b)
-{
-	while (b) {
-		unsigned long t = a % b;
-
-		a = b;
-		b = t;
-	}
-	return a;
-}
-
 /* NULL if @read can time the collectors, else why not: stuck, coarse or trapped */
 const char *jtsc_counter_check(u64 (*read)(void), u64 (*clock_ns)(void),
 			       struct jtsc_counter *c)
@@ -133,7 +122,7 @@ const char *jtsc_counter_check(u64 (*read)(void), u64 (*clock_ns)(void),
 			if (now == prev)
 				c->stuck++;
 			else
-				c->step = jtsc_gcd(c->step, (unsigned long)(now - prev));
+				c->step = gcd(c->step, (unsigned long)(now - prev));
 			prev = now;
 		}
 		fastest = min(fastest, clock_ns() - start);

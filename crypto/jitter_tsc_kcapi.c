@@ -675,32 +675,19 @@ int jitter_tsc_pull(void *buf, size_t len)
 }
 #endif
 
-static int jtsc_vmfork_notify(struct notifier_block *nb, unsigned long action, void *data)
+/* A VM fork, or any step of a suspend or hibernation: a new generation */
+static int jtsc_changed_notify(struct notifier_block *nb, unsigned long action, void *data)
 {
 	jtsc_machine_changed(&jtsc_group);
 	return NOTIFY_DONE;
 }
 
 static struct notifier_block jtsc_vmfork_nb = {
-	.notifier_call = jtsc_vmfork_notify,
+	.notifier_call = jtsc_changed_notify,
 };
 
-/* Around a suspend or hibernation */
-static int jtsc_pm_notify(struct notifier_block *nb, unsigned long action, void *data)
-{
-	switch (action) {
-	case PM_HIBERNATION_PREPARE:
-	case PM_SUSPEND_PREPARE:
-	case PM_POST_HIBERNATION:
-	case PM_POST_SUSPEND:
-		jtsc_machine_changed(&jtsc_group);
-		break;
-	}
-	return NOTIFY_DONE;
-}
-
 static struct notifier_block jtsc_pm_nb = {
-	.notifier_call = jtsc_pm_notify,
+	.notifier_call = jtsc_changed_notify,
 };
 
 static char *collectors = "all";

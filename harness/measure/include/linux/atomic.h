@@ -4,5 +4,6 @@
 #define _JTSC_USER_LINUX_ATOMIC_H
 
 typedef struct { int counter; } atomic_t;
+typedef struct { long long counter; } atomic64_t;
 
 #endif
