@@ -305,22 +305,20 @@ step_arm64() {
 # short: the same paths relative to build/) and boots it. The clone goes on
 # success.
 step_newcomer() {
-	local d=$BUILD/newcomer
+	local d=$BUILD/newcomer repo=$BUILD/newcomer/repo
 	# A fresh clone (CI's) is the newcomer's own checkout: make run there, once;
-	# its kernel then serves the later steps.
+	# its kernel then serves the later steps. Else a fresh clone of HEAD.
 	if [ -n "$FRESH_CLONE" ]; then
-		echo "== make run in this fresh clone of $(git -C "$ROOT" log -1 --format='%h %s')"
-		(cd "$ROOT" && make run) || fail "make run fails in a fresh clone (log above)"
-		[ -s "$OUT/run/report.txt" ] || fail "make run in a fresh clone printed no report"
-		return 0
+		repo=$ROOT
+	else
+		rm -rf "$d"
+		mkdir -p "$d"
+		git clone -q "$ROOT" "$repo" || fail "cannot clone the repo"
 	fi
-	rm -rf "$d"
-	mkdir -p "$d"
-	git clone -q "$ROOT" "$d/repo" || fail "cannot clone the repo"
-	echo "== make run in a fresh clone of $(git -C "$d/repo" log -1 --format='%h %s')"
-	(cd "$d/repo" && make run) || fail "make run fails in a fresh clone (log above)"
-	[ -s "$d/repo/out/run/report.txt" ] || fail "make run in a fresh clone printed no report"
-	rm -rf "$d"
+	echo "== make run in a fresh clone of $(git -C "$repo" log -1 --format='%h %s')"
+	(cd "$repo" && make run) || fail "make run fails in a fresh clone (log above)"
+	[ -s "$repo/out/run/report.txt" ] || fail "make run in a fresh clone printed no report"
+	[ -n "$FRESH_CLONE" ] || rm -rf "$d"
 }
 
 # kernel-doc on the series' C files and headers says nothing; the crypto docs build
