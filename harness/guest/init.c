@@ -22,7 +22,7 @@
  *                     (the host saves the VM meanwhile and restores it
  *                     twice), then 16 blocks of each; reboot
  *   jtsc.mode=mem     vmalloc and slab memory held by jitter_tsc after
- *                     boot, while two AF_ALG readers read and 10 s after
+ *                     boot, while two AF_ALG readers read and 12 s after
  *                     they closed their sockets; reboot
  *   jtsc.mode=rounds  jtsc.rounds (default 1000) rounds of an unprivileged
  *                     reader (uid 65534) opening a jitter_tsc socket,
