@@ -38,30 +38,23 @@
  * Cutoffs, SP 800-90B 4.4: RCT 1 + ceil(-log2(alpha) / H), APT
  * 1 + CRITBINOM(512, 2^-H, 1 - alpha), predictor runs and hits (W = 4096)
  * the same at alpha / 128; W + 1 is never reached. KUnit recomputes them.
+ * Columns: credit, samples per word, cutoff pairs of RCT, APT, runs, hits.
  */
-#define JTSC_STEP(c, spw, rct, rctp, apt, aptp, run, runp, hits, hitsp)	{	\
-	.credit = c, .samples_per_word = spw,					\
-	.rct_cutoff = rct, .rct_perm_cutoff = rctp,				\
-	.apt_cutoff = apt, .apt_perm_cutoff = aptp,				\
-	.run_cutoff = run, .run_perm_cutoff = runp,				\
-	.hits_cutoff = hits, .hits_perm_cutoff = hitsp,				\
-}
-
 const struct jtsc_health_params jtsc_ladder[] = {
-	JTSC_STEP(2, 512, 3841, 7681, 513, 513, 4737, 8577, 4097, 4097),
-	JTSC_STEP(3, 512, 2561, 5121, 513, 513, 3159, 5719, 4094, 4097),
-	JTSC_STEP(4, 512, 1921, 3841, 513, 513, 2369, 4289, 4089, 4097),
-	JTSC_STEP(6, 512, 1281, 2561, 513, 513, 1580, 2860, 4077, 4090),
-	JTSC_STEP(8, 512, 961, 1921, 513, 513, 1185, 2145, 4064, 4080),
-	JTSC_STEP(12, 512, 641, 1281, 513, 513, 791, 1431, 4035, 4056),
-	JTSC_STEP(16, 512, 481, 961, 512, 513, 593, 1073, 4003, 4029),
-	JTSC_STEP(24, 256, 321, 641, 508, 513, 396, 716, 3937, 3970),
-	JTSC_STEP(32, 256, 241, 481, 502, 512, 297, 537, 3870, 3909),
-	JTSC_STEP(48, 128, 161, 321, 490, 504, 199, 359, 3733, 3781),
-	JTSC_STEP(64, 128, 121, 241, 477, 494, 149, 269, 3598, 3653),
-	JTSC_STEP(96, 64, 81, 161, 449, 471, 100, 180, 3337, 3401),
-	JTSC_STEP(128, 64, 61, 121, 422, 447, 75, 135, 3091, 3162),
-	JTSC_STEP(192, 32, 41, 81, 371, 399, 51, 91, 2647, 2726),
+	{ 2, 512, 3841, 7681, 513, 513, 4737, 8577, 4097, 4097 },
+	{ 3, 512, 2561, 5121, 513, 513, 3159, 5719, 4094, 4097 },
+	{ 4, 512, 1921, 3841, 513, 513, 2369, 4289, 4089, 4097 },
+	{ 6, 512, 1281, 2561, 513, 513, 1580, 2860, 4077, 4090 },
+	{ 8, 512, 961, 1921, 513, 513, 1185, 2145, 4064, 4080 },
+	{ 12, 512, 641, 1281, 513, 513, 791, 1431, 4035, 4056 },
+	{ 16, 512, 481, 961, 512, 513, 593, 1073, 4003, 4029 },
+	{ 24, 256, 321, 641, 508, 513, 396, 716, 3937, 3970 },
+	{ 32, 256, 241, 481, 502, 512, 297, 537, 3870, 3909 },
+	{ 48, 128, 161, 321, 490, 504, 199, 359, 3733, 3781 },
+	{ 64, 128, 121, 241, 477, 494, 149, 269, 3598, 3653 },
+	{ 96, 64, 81, 161, 449, 471, 100, 180, 3337, 3401 },
+	{ 128, 64, 61, 121, 422, 447, 75, 135, 3091, 3162 },
+	{ 192, 32, 41, 81, 371, 399, 51, 91, 2647, 2726 },
 };
 
 const unsigned int jtsc_ladder_steps = ARRAY_SIZE(jtsc_ladder);
@@ -81,11 +74,9 @@ static unsigned int jtsc_pred_diff(unsigned int k)
 }
 
 /**
- * jtsc_ladder_pick() - The step of the credit ladder an estimate allows
+ * jtsc_ladder_pick() - The only place where an estimate becomes a credit
  * @e: a collector's runtime estimate
  * @margin: the collector's margin, JTSC_EST_MARGIN or JTSC_EST_MARGIN_TIMER
- *
- * The only place where an estimate becomes a credit.
  *
  * Context: Any context.
  * Return: the highest step whose credit times @margin is at most the
@@ -105,7 +96,7 @@ int jtsc_ladder_pick(const struct jtsc_estimate *e, unsigned int margin)
 	return step;
 }
 
-/* NULL if @read can time the collectors, else why not: stuck, coarse or trapped */
+/* NULL if @read can time the collectors, else why not: stuck, coarse, slow to read */
 const char *jtsc_counter_check(u64 (*read)(void), u64 (*clock_ns)(void),
 			       struct jtsc_counter *c)
 {
@@ -146,9 +137,7 @@ const char *jtsc_counter_check(u64 (*read)(void), u64 (*clock_ns)(void),
 
 void jtsc_health_init(struct jtsc_health *h, const struct jtsc_health_params *params)
 {
-	*h = (struct jtsc_health){
-		.params = params,
-	};
+	*h = (struct jtsc_health){ .params = params };
 }
 
 /* The verdict on a count that has just grown to @count */
@@ -198,14 +187,7 @@ static void jtsc_lag_push(struct jtsc_health *h, u8 sample)
 	h->pos = (h->pos + 1) % JTSC_MAX_LAG;
 }
 
-/**
- * jtsc_health_sample() - Run the health tests over one raw sample
- * @h: health-test state
- * @sample: the raw sample
- *
- * Context: Any context.
- * Return: the worst cutoff the sample reached.
- */
+/* Run the health tests over one raw sample: the worst cutoff it reached */
 enum jtsc_health_result jtsc_health_sample(struct jtsc_health *h, u8 sample)
 {
 	const struct jtsc_health_params *p = h->params;
@@ -281,18 +263,11 @@ unsigned int jtsc_health_hold(const struct jtsc_health *h)
 	return hold;
 }
 
-/**
- * jtsc_lfsr_fold() - Fold input bits into the LFSR state
- * @state: LFSR state
- * @in: input bits, bit 0 injected first
- * @nbits: number of bits of @in to inject, at most 64
- *
- * A Fibonacci LFSR, x^64 + x^61 + x^56 + x^31 + x^28 + x^23 + 1, shifting
- * left, one input bit a step: 64 input bits map bijectively. Folding is not
- * conditioning: the output is SHA-256 over words, random.c mixes its pulls.
- *
- * Context: Any context.
- * Return: the new LFSR state.
+/*
+ * Fold @nbits <= 64 of @in, bit 0 first, into @state: a Fibonacci LFSR,
+ * x^64 + x^61 + x^56 + x^31 + x^28 + x^23 + 1, shifting left, one input bit
+ * a step, so 64 input bits map bijectively. Folding is not conditioning:
+ * the output is SHA-256 over words, random.c mixes its pulls.
  */
 u64 jtsc_lfsr_fold(u64 state, u64 in, unsigned int nbits)
 {
@@ -347,19 +322,10 @@ static void jtsc_core_wipe(struct jtsc_core *c)
 	c->stale = 0;
 }
 
-/**
- * jtsc_core_startup() - Run a collector's startup test on an instance
- * @c: the instance's core; its pool is emptied
- * @src: the collector
- * @step: the ladder step it is credited at, or -1 if refused
- * @samples: JTSC_STARTUP_SAMPLES fresh raw samples of @src
- * @now: the caller's clock
- * @unit: the caller's clock ticks in one backoff unit (a second)
- *
- * Context: Any context.
- * Return: the new phase: JTSC_RUNNING if the samples passed at @step's
- * cutoffs, JTSC_RESTART or JTSC_DEAD after a failure that follows an
- * intermittent one, JTSC_REFUSED otherwise.
+/*
+ * The startup test of @src over JTSC_STARTUP_SAMPLES fresh @samples at
+ * ladder @step (-1: refused), the pool emptied; @unit is a second of the
+ * clock @now. Returns the new phase.
  */
 enum jtsc_phase jtsc_core_startup(struct jtsc_core *c, enum jtsc_source src, int step,
 				  const u8 *samples, unsigned long now, unsigned long unit)
@@ -406,14 +372,7 @@ static void jtsc_release(struct jtsc_core *c, struct jtsc_life *l)
 	l->failures = 0;
 }
 
-/**
- * jtsc_core_feed() - Health test a batch of the running collector, fold it
- * @c: the instance's core, its collector c->src in JTSC_RUNNING
- * @raw: JTSC_BATCH raw samples of it
- *
- * Context: Any context.
- * Return: JTSC_RUNNING, or JTSC_RESTART or JTSC_DEAD after a failure.
- */
+/* Health test JTSC_BATCH @raw samples of the running collector, fold them */
 enum jtsc_phase jtsc_core_feed(struct jtsc_core *c, const u8 *raw)
 {
 	struct jtsc_life *l = &c->life[c->src];
@@ -477,12 +436,11 @@ static void jtsc_core_discard(struct jtsc_core *c, unsigned int words)
 }
 
 /**
- * jtsc_core_take() - Hand out the first released words of the pool
+ * jtsc_core_take() - The only place where entropy is credited
  * @c: the instance's core, with at least @words released words
- * @words: how many; the caller has read them from c->pool
+ * @words: how many of its first released words, read from c->pool, go out
  *
- * The only place where entropy is credited: each word's samples at its
- * collector's step.
+ * Each word's samples are credited at its collector's step.
  *
  * Context: Any context.
  * Return: the entropy of the words, in 1/256 bit.

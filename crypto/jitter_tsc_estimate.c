@@ -118,12 +118,6 @@ struct est_work {
 	u8 *sym;	/* the samples as symbols 0..k-1 */
 };
 
-/* MCV: p = the most common symbol's count / n */
-static u64 est_mcv(u32 maxcount, u32 n)
-{
-	return fx_entropy(upper_bound(fx_frac(maxcount, n), n));
-}
-
 /*
  * Suffix array by prefix doubling, two counting sorts a round: O(n log n)
  * on any input, where counting tuples directly costs O(n^2) on a constant one.
@@ -226,7 +220,6 @@ static void est_tuple_lrs(const u8 *s, u32 n, const struct est_work *w, u64 *h_t
 	u32 *stl = w->sa, *stb = w->rank, *lcp = w->tmp, *maxc = w->cnt;
 	s64 *pairs = w->pairs, best;
 	u32 top = 0, i, t, v = 0;
-	u64 sum;
 
 	suffix_array(s, n, w->sa, w->rank, w->tmp, w->cnt);
 	lcp_array(s, n, w->sa, w->rank, lcp);
@@ -283,9 +276,8 @@ static void est_tuple_lrs(const u8 *s, u32 n, const struct est_work *w, u64 *h_t
 	for (i = v; i >= t + 1; i--) {
 		u64 m = n - i + 1;
 
-		sum = pairs[i];
-		if (sum)
-			best = max_root(sum, (m * (m - 1)) >> 1, i, best);
+		if (pairs[i])
+			best = max_root(pairs[i], (m * (m - 1)) >> 1, i, best);
 	}
 	*h_lrs = fx_entropy(upper_bound(ex2(best), n));
 }
@@ -322,8 +314,8 @@ static s64 log2_1p(s64 ly, s64 lg_ln2, s64 *lly)
  * Whether a run of r hits in N + 1 trials at p is less likely than 1%:
  * NIST's ln(1 - p x) - ln((r + 1 - r x) q) - (N + 1) ln x > ln 0.99, x the
  * fixed point of 1 + q p^r x^(r + 1) after at most 66 steps from 1. Worked
- * in y = x - 1 as a base-2 logarithm, as y is about 0.01 / N; where NIST's
- * value is NaN or -inf the answer is false, as NIST's comparison's.
+ * in y = x - 1 as a base-2 logarithm, as y is about 0.01 / N. False where
+ * NIST's left side is NaN or -inf, as its comparison is then.
  */
 static bool pe_above(const struct pe_ctx *c, u64 p)
 {
@@ -410,66 +402,31 @@ enum { MCW_N = 4 };
 
 static const u32 mcw_window[MCW_N] = { 63, 255, 1023, 4095 };
 
-/* MultiMCW's tables, in the work buffer */
-struct mcw_tables {
-	u32 cnt[MCW_N][256];	/* count of each symbol in each window */
-	u32 pos[MCW_N][256];	/* where each symbol was seen last */
-	u32 num[64 + 256 + 1024 + 4096];	/* per window, symbols by count */
-};
-
-/* A window's most common symbol (the latest seen on ties), and the counts' counts */
+/* A MultiMCW window: symbol counts, where each was seen last, the prediction */
 struct mcw_window {
-	u32 *cnt, *pos, *num;
+	u32 cnt[256], pos[256];
 	u32 maxc, freq;
 };
 
-static void mcw_count(struct mcw_window *w, u32 sym, bool add)
-{
-	w->num[w->cnt[sym]]--;
-	if (add)
-		w->cnt[sym]++;
-	else
-		w->cnt[sym]--;
-	w->num[w->cnt[sym]]++;
-}
-
 /*
- * Slide window w over sample i. NIST rescans the alphabet when the most
- * common symbol leaves; the counts' counts settle most such cases without
- * the scan, which a source with a dominant value would need nearly always.
+ * Slide window @w, of size @wn, over sample i. The prediction is the most
+ * common symbol, the latest seen on a tie; as NIST, the alphabet is
+ * rescanned only when that symbol leaves and none overtakes it.
  */
 static void mcw_slide(struct mcw_window *w, const u8 *s, u32 i, u32 wn, unsigned int k)
 {
 	u32 out = s[i - wn], in = s[i], m, mp;
 
-	mcw_count(w, out, false);
-	mcw_count(w, in, true);
+	w->cnt[out]--;
+	w->cnt[in]++;
 	w->pos[in] = i;
-	if (out != w->freq) {
-		if (w->maxc <= w->cnt[in]) {
-			w->maxc = w->cnt[in];
-			w->freq = in;
-		}
-		return;
-	}
-	if (in == out)
-		return;
 	if (w->cnt[in] >= w->maxc) {
 		w->maxc = w->cnt[in];
 		w->freq = in;
 		return;
 	}
-	if (!w->num[w->maxc]) {
-		if (w->cnt[in] == w->maxc - 1) {
-			w->maxc--;
-			w->freq = in;
-			return;
-		}
-		if (w->num[w->maxc - 1] == 1) {
-			w->maxc--;
-			return;
-		}
-	}
+	if (out != w->freq)
+		return;
 	w->maxc--;
 	mp = i - wn;
 	for (m = 0; m < k; m++) {
@@ -484,27 +441,20 @@ static void mcw_slide(struct mcw_window *w, const u8 *s, u32 i, u32 wn, unsigned
 /* 6.3.7 MultiMCW: the most common symbol in the last 63, 255, 1023, 4095 */
 static u64 est_multi_mcw(const u8 *s, u32 n, unsigned int k, const struct est_work *w)
 {
-	struct mcw_tables *t = (struct mcw_tables *)w->pairs;
-	struct mcw_window win[MCW_N];
+	struct mcw_window *win = (struct mcw_window *)w->pairs;
 	u32 sb[MCW_N] = { 0 };
-	u32 c = 0, run = 0, maxrun = 0, i, *num = t->num;
+	u32 c = 0, run = 0, maxrun = 0, i;
 	unsigned int j, winner = 0;
 
 	if (n < mcw_window[MCW_N - 1] + 1)
 		return JTSC_EST_NONE;
-	memset(t, 0, sizeof(*t));
-	for (j = 0; j < MCW_N; j++) {
-		win[j] = (struct mcw_window){ t->cnt[j], t->pos[j], num, 0, 0 };
-		num[0] = k;
-		num += mcw_window[j] + 1;
-	}
+	memset(win, 0, MCW_N * sizeof(*win));
 	/* NIST fills all four windows first; a window predicts from i = its size */
 	for (i = 0; i < mcw_window[MCW_N - 1]; i++) {
 		for (j = 0; j < MCW_N; j++) {
 			if (i >= mcw_window[j])
 				continue;
-			mcw_count(&win[j], s[i], true);
-			if (win[j].maxc <= win[j].cnt[s[i]]) {
+			if (win[j].maxc <= ++win[j].cnt[s[i]]) {
 				win[j].maxc = win[j].cnt[s[i]];
 				win[j].freq = s[i];
 			}
@@ -524,7 +474,8 @@ static u64 est_multi_mcw(const u8 *s, u32 n, unsigned int k, const struct est_wo
 		for (j = 0; j < MCW_N; j++)
 			if (i >= mcw_window[j])
 				mcw_slide(&win[j], s, i, mcw_window[j], k);
-		if (!(i % 2048))
+		/* up to 4 x 256 steps a sample when the mode keeps leaving */
+		if (!(i % 128))
 			cond_resched();
 	}
 	return est_predict(c, n - mcw_window[0], maxrun, k);
@@ -629,18 +580,14 @@ static u64 est_lag(const u8 *s, u32 n, unsigned int k, const struct est_work *w)
 }
 
 const char *const jtsc_estimator_name[JTSC_NR_ESTIMATORS] = {
-	[JTSC_EST_MCV] = "MCV",
-	[JTSC_EST_TUPLE] = "t-tuple",
-	[JTSC_EST_LRS] = "LRS",
-	[JTSC_EST_MULTI_MCW] = "MultiMCW",
-	[JTSC_EST_LAG] = "lag",
+	"MCV", "t-tuple", "LRS", "MultiMCW", "lag",
 };
 
 /* The work buffer's size, and its parts in *w if w is not NULL */
 static size_t work_layout(unsigned int n, void *base, struct est_work *w)
 {
 	size_t pairs = max_t(size_t, ((size_t)n + 2) * sizeof(s64),
-			     max(sizeof(struct mcw_tables), sizeof(struct lag_tables)));
+			     max(MCW_N * sizeof(struct mcw_window), sizeof(struct lag_tables)));
 	size_t words = ((size_t)n + 2) * sizeof(u32);
 	size_t cnt = (max_t(size_t, n, 256) + 2) * sizeof(u32);
 	u8 *b = base;
@@ -688,7 +635,8 @@ void jtsc_estimate_samples(const u8 *samples, unsigned int n, void *work, struct
 		w.sym[i] = w.cnt[samples[i]];
 	e->symbols = k;
 
-	e->h[JTSC_EST_MCV] = est_mcv(maxcount, n);
+	/* 6.3.1 MCV: p = the most common symbol's count / n */
+	e->h[JTSC_EST_MCV] = fx_entropy(upper_bound(fx_frac(maxcount, n), n));
 	est_tuple_lrs(w.sym, n, &w, &e->h[JTSC_EST_TUPLE], &e->h[JTSC_EST_LRS]);
 	cond_resched();
 	e->h[JTSC_EST_MULTI_MCW] = est_multi_mcw(w.sym, n, k, &w);

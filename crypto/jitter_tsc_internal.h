@@ -69,12 +69,15 @@ enum {
 	JTSC_POOL_WORDS = 192,
 	JTSC_BACKOFF_MIN = 1,		/* a refused collector's wait, in seconds */
 	JTSC_BACKOFF_MAX = 64,
+	/* the determinism test's predictors: lags, k-th differences repeating */
+	JTSC_MAX_LAG = 64,
+	JTSC_NR_DIFF = 4,
+	JTSC_NR_PREDICTORS = JTSC_MAX_LAG + JTSC_NR_DIFF,
+	/* the counter check: a read takes tens of ns, 50 under TCG; trapped, 1 us */
+	JTSC_COUNTER_READS = 1024,
+	JTSC_COUNTER_BATCH = 64,
+	JTSC_COUNTER_MAX_READ_NS = 1000,
 };
-
-/* The determinism test's predictors: lags, and k-th differences repeating */
-#define JTSC_MAX_LAG		64
-#define JTSC_NR_DIFF		4
-#define JTSC_NR_PREDICTORS	(JTSC_MAX_LAG + JTSC_NR_DIFF)
 
 /* The health tests' verdict: the cutoff reached, if any. */
 enum jtsc_health_result {
@@ -118,13 +121,6 @@ enum jtsc_health_result jtsc_health_sample(struct jtsc_health *h, u8 sample);
 unsigned int jtsc_health_hold(const struct jtsc_health *h);
 u64 jtsc_lfsr_fold(u64 state, u64 in, unsigned int nbits);
 int jtsc_ladder_pick(const struct jtsc_estimate *e, unsigned int margin);
-
-/* The counter check: a read takes tens of ns, 50 under TCG; trapped, 1 us */
-enum {
-	JTSC_COUNTER_READS = 1024,
-	JTSC_COUNTER_BATCH = 64,
-	JTSC_COUNTER_MAX_READ_NS = 1000,
-};
 
 /* What jtsc_counter_check() saw */
 struct jtsc_counter {
@@ -196,14 +192,7 @@ struct jtsc_stats {
 	atomic64_t samples, collect_ns;
 	atomic64_t intermittent, permanent;	/* health-test failures */
 	atomic64_t credited;			/* in 1/256 bit */
-	atomic64_t startups, refused;
-};
-
-/* The estimates a group made for one collector: how many, the last one */
-struct jtsc_group_est {
-	u64 count;
-	u64 h_min;
-	enum jtsc_estimator which;
+	atomic64_t startups, refused, estimates;
 };
 
 /* What instances share; a step word is (generation << 8) | step */
@@ -214,11 +203,12 @@ struct jtsc_group {
 	atomic_t step[JTSC_NR_SOURCES];
 	unsigned long want;
 	struct work_struct estimate;
-	struct jtsc_group_est est[JTSC_NR_SOURCES];
-	struct jtsc_stats stats[JTSC_NR_SOURCES];
+	struct jtsc_estimate est[JTSC_NR_SOURCES];	/* the last, a median */
 	unsigned long dead;		/* collectors retired on some instance */
 	unsigned int nr_shards;
 	struct jtsc_rng *shards;
+	/* written by every batch: apart from what every request reads */
+	struct jtsc_stats stats[JTSC_NR_SOURCES] ____cacheline_aligned;
 };
 
 /* One instance. */
@@ -248,7 +238,6 @@ int jtsc_rng_generate(struct jtsc_rng *rng, u8 *dst, unsigned int len);
 int jtsc_rng_pull(struct jtsc_rng *rng, void *buf, size_t len);
 void jtsc_park(struct jtsc_rng *rng);
 bool jtsc_park_idle(struct jtsc_rng *rng, unsigned long idle);
-void jtsc_machine_changed(struct jtsc_group *g);
 int jtsc_group_step(struct jtsc_group *g, enum jtsc_source src);
 
 #ifdef CONFIG_CRYPTO_JITTER_TSC_DEBUGFS

@@ -75,11 +75,6 @@ static u64 jtsc_read_counter(void)
 	return random_get_entropy();
 }
 
-static u64 jtsc_clock_ns(void)
-{
-	return local_clock();
-}
-
 /* Loads from DRAM (asm/tsc_jitter.h), on one CPU a chunk (20-40 us) at a time */
 static int jtsc_spec_collect(struct jtsc_rng *rng)
 {
@@ -100,27 +95,12 @@ static void jtsc_timer_fn(struct timer_list *timer)
 {
 }
 
-/* The next online housekeeping CPU after @cpu, another than this one if any. */
-static int jtsc_next_timer_cpu(int cpu)
-{
-	const struct cpumask *hk = housekeeping_cpumask(HK_TYPE_TIMER);
-	int tries;
-
-	for (tries = 0; tries < 2; tries++) {
-		cpu = cpumask_next_and(cpu, hk, cpu_online_mask);
-		if (cpu >= nr_cpu_ids)
-			cpu = cpumask_first_and(hk, cpu_online_mask);
-		if (cpu < nr_cpu_ids && cpu != smp_processor_id())
-			return cpu;
-	}
-	return smp_processor_id();
-}
-
 /* As try_to_generate_entropy(); a pass read on two CPUs is dropped */
 static int jtsc_timer_collect(struct jtsc_rng *rng)
 {
+	const struct cpumask *hk = housekeeping_cpumask(HK_TYPE_TIMER);
 	struct timer_list timer;
-	int cpu = -1, this, last_cpu;
+	int cpu, this, last_cpu;
 	unsigned int i = 0;
 	u64 last, now;
 
@@ -129,12 +109,14 @@ static int jtsc_timer_collect(struct jtsc_rng *rng)
 	last = jtsc_read_counter();
 	put_cpu();
 	while (i < JTSC_BATCH) {
-		/* re-armed once the last callback ran, as in random.c */
+		/* re-armed once the last callback ran, on the next other CPU, as random.c */
 		if (!timer_pending(&timer) && try_to_del_timer_sync(&timer) >= 0) {
 			preempt_disable();
-			cpu = jtsc_next_timer_cpu(cpu);
+			cpu = cpumask_any_and_distribute(hk, cpu_online_mask);
+			if (cpu == smp_processor_id())
+				cpu = cpumask_any_and_distribute(hk, cpu_online_mask);
 			timer.expires = jiffies;
-			add_timer_on(&timer, cpu);
+			add_timer_on(&timer, cpu < nr_cpu_ids ? cpu : smp_processor_id());
 			preempt_enable();
 		}
 		schedule();
@@ -247,7 +229,8 @@ static void jtsc_estimate(struct jtsc_group *g, enum jtsc_source src, u32 gen)
 	}
 	sort(e, JTSC_EST_WINDOWS, sizeof(e[0]), jtsc_cmp_est, NULL);
 	step = jtsc_ladder_pick(mid, g->col[src].margin);
-	g->est[src] = (struct jtsc_group_est){ g->est[src].count + 1, mid->h_min, mid->which };
+	g->est[src] = *mid;
+	atomic64_inc(&g->stats[src].estimates);
 	pr_info("%s collector: %llu.%03llu bit per sample (%s, median of %u x %u samples), %s %u/256 bit\n",
 		g->col[src].name, mid->h_min >> JTSC_EST_SHIFT,
 		((mid->h_min & (JTSC_EST_ONE - 1)) * 1000) >> JTSC_EST_SHIFT,
@@ -300,7 +283,6 @@ static void jtsc_log_dead(struct jtsc_rng *rng, enum jtsc_source src)
 static int jtsc_start(struct jtsc_rng *rng, enum jtsc_source src)
 {
 	struct jtsc_life *l = &rng->core.life[src];
-	const char *name = rng->group->col[src].name;
 	enum jtsc_phase was = l->phase, now;
 	int step = jtsc_group_step(rng->group, src);
 	u8 *samples;
@@ -311,7 +293,6 @@ static int jtsc_start(struct jtsc_rng *rng, enum jtsc_source src)
 		flush_work(&rng->group->estimate);
 		step = jtsc_group_step(rng->group, src);
 	}
-
 	if (step >= 0 && JTSC_SPEC_MEM_SIZE && src == JTSC_SRC_SPEC && !rng->mem) {
 		rng->mem = jtsc_spec_alloc();
 		if (!rng->mem)
@@ -325,24 +306,22 @@ static int jtsc_start(struct jtsc_rng *rng, enum jtsc_source src)
 		step = -EIO;
 	now = jtsc_core_startup(&rng->core, src, step, samples, jiffies, HZ);
 	kvfree_sensitive(samples, JTSC_STARTUP_SAMPLES);
-
-	if (now == JTSC_RUNNING) {
-		if (src != JTSC_SRC_SPEC)
-			jtsc_free_buf(rng);
+	/* the speculative buffer is kept while its collector runs, and only then */
+	if (now != JTSC_RUNNING || src != JTSC_SRC_SPEC)
+		jtsc_free_buf(rng);
+	if (now == JTSC_RUNNING)
 		return 0;
-	}
 	if (now == JTSC_REFUSED) {
 		atomic64_inc(&rng->group->stats[src].refused);
-		pr_info_ratelimited("%s collector refused: %s\n", name,
+		pr_info_ratelimited("%s collector refused: %s\n", rng->group->col[src].name,
 				    step == -EIO ? "not available" :
 				    step == -ENOMEM ? "out of memory" :
+				    step == -ENOENT ? "no runtime estimate was made" :
 				    step < 0 ? "runtime estimate below the floor" :
 				    "startup health test failed");
 	} else if (now == JTSC_DEAD && was != JTSC_DEAD) {
 		jtsc_log_dead(rng, src);
 	}
-	if (src == JTSC_SRC_SPEC)
-		jtsc_free_buf(rng);
 	return -EAGAIN;
 }
 
@@ -583,22 +562,18 @@ static DECLARE_COMPLETION(jtsc_setup_done);
  */
 static void jtsc_idle_fn(struct work_struct *work)
 {
-	bool held = jtsc_park_idle(&jtsc_global, rng_is_initialized() ? 0 : JTSC_IDLE_SECS * HZ);
+	unsigned long idle = JTSC_IDLE_SECS * HZ;
 	unsigned int i;
+	bool held;
 
+	held = jtsc_park_idle(&jtsc_global, rng_is_initialized() ? 0 : idle);
 	for (i = 0; i < jtsc_group.nr_shards; i++)
-		held |= jtsc_park_idle(&jtsc_group.shards[i], JTSC_IDLE_SECS * HZ);
+		held |= jtsc_park_idle(&jtsc_group.shards[i], idle);
 	if (held)
-		schedule_delayed_work(to_delayed_work(work), JTSC_IDLE_SECS * HZ);
+		schedule_delayed_work(to_delayed_work(work), idle);
 }
 
 static DECLARE_DELAYED_WORK(jtsc_idle_work, jtsc_idle_fn);
-
-/* A VM fork or resume, from any context: each instance parks at its next use. */
-void jtsc_machine_changed(struct jtsc_group *g)
-{
-	atomic_inc(&g->generation);
-}
 
 /* The shard of the CPU the request starts on keeps readers apart. */
 static int jtsc_kcapi_generate(struct crypto_rng *tfm, const u8 *src,
@@ -621,17 +596,14 @@ static int jtsc_kcapi_seed(struct crypto_rng *tfm, const u8 *seed, unsigned int 
 static struct rng_alg jtsc_alg = {
 	.generate	= jtsc_kcapi_generate,
 	.seed		= jtsc_kcapi_seed,
-	.seedsize	= 0,
 	.base		= {
 		.cra_name		= "jitter_tsc",
 		.cra_driver_name	= "jitter_tsc-generic",
 		.cra_priority		= 100,
-		.cra_ctxsize		= 0,
 		.cra_module		= THIS_MODULE,
 	}
 };
 
-#if IS_ENABLED(CONFIG_CRYPTO_JITTER_TSC_SEED)
 /* Called under random.c's notifier lock, maybe from an interrupt. */
 static int jtsc_crng_ready_notify(struct notifier_block *nb, unsigned long action, void *data)
 {
@@ -643,6 +615,7 @@ static struct notifier_block jtsc_crng_ready_nb = {
 	.notifier_call = jtsc_crng_ready_notify,
 };
 
+#if IS_ENABLED(CONFIG_CRYPTO_JITTER_TSC_SEED)
 /**
  * jitter_tsc_pull() - Take health-tested jitter and its entropy credit
  * @buf: where to store the data
@@ -675,10 +648,13 @@ int jitter_tsc_pull(void *buf, size_t len)
 }
 #endif
 
-/* A VM fork, or any step of a suspend or hibernation: a new generation */
+/*
+ * A VM fork, or any step of a suspend or hibernation, from any context: a
+ * new generation, and each instance parks at its next use.
+ */
 static int jtsc_changed_notify(struct notifier_block *nb, unsigned long action, void *data)
 {
-	jtsc_machine_changed(&jtsc_group);
+	atomic_inc(&jtsc_group.generation);
 	return NOTIFY_DONE;
 }
 
@@ -697,30 +673,24 @@ MODULE_PARM_DESC(collectors, "Collectors to try: all (default), spec, timer or n
 /* The index of each value is its mask of enum jtsc_source bits. */
 static const char *const jtsc_collectors_arg[] = { "none", "spec", "timer", "all" };
 
-static unsigned long __init jtsc_parse_collectors(void)
+/* Set up and register, random.c's instance started; with fips=1, nothing */
+static void __init jtsc_setup(void *data, async_cookie_t cookie)
 {
 	int i = match_string(jtsc_collectors_arg, ARRAY_SIZE(jtsc_collectors_arg), collectors);
-
-	if (i < 0)
-		pr_warn("unknown collectors=%s, trying all\n", collectors);
-	return i < 0 ? JTSC_COLLECT_ALL : i;
-}
-
-/* Set up and register, random.c's instance started; with fips=1, nothing */
-static int __init jtsc_setup(void)
-{
-	unsigned long usable = jtsc_parse_collectors();
+	unsigned long usable = i < 0 ? JTSC_COLLECT_ALL : i;
 	const char *why = NULL;
 	struct jtsc_counter c;
 	bool boot = false;
 	int ret = -ENODEV;
 
+	if (i < 0)
+		pr_warn("unknown collectors=%s, trying all\n", collectors);
 	if ((usable & BIT(JTSC_SRC_SPEC)) && !jtsc_spec_usable()) {
 		pr_info("speculative collector disabled: not available\n");
 		usable &= ~BIT(JTSC_SRC_SPEC);
 	}
 	if (!fips_enabled)
-		why = jtsc_counter_check(jtsc_read_counter, jtsc_clock_ns, &c);
+		why = jtsc_counter_check(jtsc_read_counter, local_clock, &c);
 	if (fips_enabled)
 		pr_info("not registering: not FIPS-allowed (fips=1)\n");
 	else if (why)
@@ -749,9 +719,9 @@ static int __init jtsc_setup(void)
 	}
 	register_pm_notifier(&jtsc_pm_nb);
 	register_random_vmfork_notifier(&jtsc_vmfork_nb);
-#if IS_ENABLED(CONFIG_CRYPTO_JITTER_TSC_SEED)
-	execute_with_initialized_rng(&jtsc_crng_ready_nb);
-#endif
+	/* a module would leave it behind: execute_with_initialized_rng() has no undo */
+	if (IS_ENABLED(CONFIG_CRYPTO_JITTER_TSC_SEED))
+		execute_with_initialized_rng(&jtsc_crng_ready_nb);
 	jtsc_debugfs_init();
 	if (boot)
 		pr_info("ready, drawing on the %s collector at %u/256 bit per raw sample, %u shards\n",
@@ -765,22 +735,18 @@ out:
 	/* Pairs with the acquires in jitter_tsc_pull(). */
 	smp_store_release(&jtsc_status, ret);
 	complete_all(&jtsc_setup_done);
-	return ret;
-}
-
-static void __init jtsc_setup_async(void *data, async_cookie_t cookie)
-{
-	jtsc_setup();
 }
 
 /* Built in, the setup runs asynchronously and init waits for it; a module's at load. */
 static int __init jtsc_mod_init(void)
 {
-	if (!IS_BUILTIN(CONFIG_CRYPTO_JITTER_TSC))
-		return jtsc_setup();
+	if (!IS_BUILTIN(CONFIG_CRYPTO_JITTER_TSC)) {
+		jtsc_setup(NULL, 0);
+		return jtsc_status;
+	}
 	/* Readers wait for jtsc_setup_done from now on. */
 	smp_store_release(&jtsc_status, -EINPROGRESS);
-	async_schedule(jtsc_setup_async, NULL);
+	async_schedule(jtsc_setup, NULL);
 	return 0;
 }
 

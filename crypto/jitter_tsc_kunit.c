@@ -1254,7 +1254,7 @@ static void jtsc_rng_init_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rng->core.src, JTSC_SRC_SPEC);
 	KUNIT_EXPECT_EQ(test, rng->core.life[JTSC_SRC_SPEC].phase, JTSC_RUNNING);
 	KUNIT_EXPECT_EQ(test, rng->core.life[JTSC_SRC_TIMER].phase, JTSC_IDLE);
-	KUNIT_EXPECT_EQ(test, g->est[JTSC_SRC_SPEC].count, 1ULL);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&g->stats[JTSC_SRC_SPEC].estimates), 1LL);
 	KUNIT_EXPECT_EQ(test, jtsc_group_step(g, JTSC_SRC_SPEC), (int)jtsc_ladder_steps - 1);
 	KUNIT_EXPECT_EQ(test, jtsc_group_step(g, JTSC_SRC_TIMER), -ENOENT);
 	/* Three windows for the estimate, one for the startup test. */
@@ -1336,7 +1336,7 @@ static void jtsc_refused_test(struct kunit *test)
 	a->core.life[JTSC_SRC_SPEC].retry_at = jiffies;
 	KUNIT_EXPECT_GT(test, jtsc_rng_pull(a, words, sizeof(words)), 0);
 	KUNIT_EXPECT_EQ(test, a->core.src, JTSC_SRC_SPEC);
-	KUNIT_EXPECT_EQ(test, g->est[JTSC_SRC_SPEC].count, 1ULL);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&g->stats[JTSC_SRC_SPEC].estimates), 1LL);
 
 	g = jtsc_test_group(test, BIT(JTSC_SRC_TIMER));
 	jtsc_fake_stuck(JTSC_SRC_TIMER, true);
@@ -1348,10 +1348,10 @@ static void jtsc_refused_test(struct kunit *test)
 	a->core.life[JTSC_SRC_TIMER].retry_at = jiffies;
 	KUNIT_EXPECT_EQ(test, jtsc_rng_pull(a, words, sizeof(words)), -EAGAIN);
 	KUNIT_EXPECT_EQ(test, a->core.life[JTSC_SRC_TIMER].backoff, 2U);
-	KUNIT_EXPECT_EQ(test, g->est[JTSC_SRC_TIMER].count, 1ULL);
-	jtsc_machine_changed(g);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&g->stats[JTSC_SRC_TIMER].estimates), 1LL);
+	atomic_inc(&g->generation);
 	KUNIT_EXPECT_GT(test, jtsc_rng_pull(a, words, sizeof(words)), 0);
-	KUNIT_EXPECT_EQ(test, g->est[JTSC_SRC_TIMER].count, 2ULL);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&g->stats[JTSC_SRC_TIMER].estimates), 2LL);
 }
 
 /*
@@ -1427,15 +1427,16 @@ static void jtsc_step_kept_test(struct kunit *test)
 		KUNIT_ASSERT_EQ(test, jtsc_rng_init(other, g), 0);
 		KUNIT_EXPECT_GT_MSG(test, jtsc_rng_pull(other, words, sizeof(words)), 0,
 				    "round %u", i);
-		KUNIT_EXPECT_EQ_MSG(test, g->est[JTSC_SRC_SPEC].count, 1ULL, "round %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, atomic64_read(&g->stats[JTSC_SRC_SPEC].estimates), 1LL,
+				    "round %u", i);
 		jtsc_rng_destroy(other);
 		memset(other, 0, sizeof(*other));
 	}
 	KUNIT_EXPECT_EQ(test, jtsc_group_step(g, JTSC_SRC_SPEC), step);
 
-	jtsc_machine_changed(g);
+	atomic_inc(&g->generation);
 	KUNIT_EXPECT_GT(test, jtsc_rng_pull(rng, words, sizeof(words)), 0);
-	KUNIT_EXPECT_EQ(test, g->est[JTSC_SRC_SPEC].count, 2ULL);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&g->stats[JTSC_SRC_SPEC].estimates), 2LL);
 	KUNIT_EXPECT_LT(test, jtsc_group_step(g, JTSC_SRC_SPEC), step);
 	jtsc_fake[JTSC_SRC_SPEC].buf = NULL;
 	vfree(low);
@@ -1573,7 +1574,7 @@ static void jtsc_known_entropy_test(struct kunit *test)
 		jtsc_fake[src].from = jtsc_fake[src].taken;
 		jtsc_fake[src].len = JTSC_KNOWN_LEN;
 		rng = jtsc_test_rng(test, g, &ret);
-		KUNIT_EXPECT_EQ(test, g->est[src].count, 1ULL);
+		KUNIT_EXPECT_EQ(test, atomic64_read(&g->stats[src].estimates), 1LL);
 		if (below_floor) {
 			KUNIT_EXPECT_EQ_MSG(test, ret, -ENODEV, "%s: not refused",
 					    g->col[src].name);

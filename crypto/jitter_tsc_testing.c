@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * jitter_tsc testing interface: raw samples and counters in debugfs, the
- * samples of the startup test at boot, and fault injection.
+ * first estimate window of each collector at boot, and fault injection.
  *
  * Copyright (C) 2026 Jitter TSC Developers
  *
- * Raw samples are what the entropy estimates behind the credit are made
- * from. Those read here are taken for the reader alone, in a buffer of
- * their own, and never enter a pool; nothing from a pool is ever shown.
+ * Raw samples read here are taken for the reader alone, in a buffer of their
+ * own, and never enter a pool; nothing from a pool is ever shown.
  */
 
 #include <crypto/jitter_tsc.h>
@@ -43,6 +42,10 @@ void jtsc_inject(struct jtsc_rng *rng, enum jtsc_source src)
 #ifdef CONFIG_CRYPTO_JITTER_TSC_DEBUGFS
 static struct dentry *jtsc_debugfs;
 static u8 jtsc_boot_raw[JTSC_NR_SOURCES][JTSC_STARTUP_SAMPLES];
+static struct debugfs_blob_wrapper jtsc_boot_blob[JTSC_NR_SOURCES] = {
+	[JTSC_SRC_SPEC] = { jtsc_boot_raw[JTSC_SRC_SPEC], JTSC_STARTUP_SAMPLES },
+	[JTSC_SRC_TIMER] = { jtsc_boot_raw[JTSC_SRC_TIMER], JTSC_STARTUP_SAMPLES },
+};
 
 /* The first window of each collector's first estimate (at boot). */
 void jtsc_capture_boot(enum jtsc_source src, const u8 *samples)
@@ -118,22 +121,6 @@ static const struct file_operations jtsc_raw_fops = {
 	.llseek = noop_llseek,
 };
 
-static ssize_t jtsc_boot_read(struct file *file, char __user *ubuf, size_t count,
-			      loff_t *ppos)
-{
-	enum jtsc_source src = (uintptr_t)file->private_data;
-
-	return simple_read_from_buffer(ubuf, count, ppos, jtsc_boot_raw[src],
-				       sizeof(jtsc_boot_raw[src]));
-}
-
-static const struct file_operations jtsc_boot_fops = {
-	.owner = THIS_MODULE,
-	.open = simple_open,
-	.read = jtsc_boot_read,
-	.llseek = default_llseek,
-};
-
 /* The counters of every instance; the estimate is the last made. */
 static int jtsc_stats_show(struct seq_file *m, void *v)
 {
@@ -156,12 +143,12 @@ static int jtsc_stats_show(struct seq_file *m, void *v)
 		seq_printf(m, "%s.credit_per_sample_256ths %u\n", name,
 			   step >= 0 ? jtsc_ladder[step].credit : 0);
 		seq_printf(m, "%s.startup_tests %lld\n", name, atomic64_read(&s->startups));
-		seq_printf(m, "%s.estimates %llu\n", name, g->est[src].count);
+		seq_printf(m, "%s.estimates %lld\n", name, atomic64_read(&s->estimates));
 		seq_printf(m, "%s.estimates_refused %lld\n", name, atomic64_read(&s->refused));
 		seq_printf(m, "%s.estimate_millibits %llu\n", name,
 			   (g->est[src].h_min * 1000) >> JTSC_EST_SHIFT);
-		seq_printf(m, "%s.estimator %s\n", name,
-			   g->est[src].count ? jtsc_estimator_name[g->est[src].which] : "none");
+		seq_printf(m, "%s.estimator %s\n", name, atomic64_read(&s->estimates) ?
+			   jtsc_estimator_name[g->est[src].which] : "none");
 		seq_printf(m, "%s.samples %lld\n", name, atomic64_read(&s->samples));
 		seq_printf(m, "%s.collect_ns %lld\n", name, atomic64_read(&s->collect_ns));
 		seq_printf(m, "%s.intermittent_failures %lld\n", name,
@@ -175,32 +162,17 @@ static int jtsc_stats_show(struct seq_file *m, void *v)
 DEFINE_SHOW_ATTRIBUTE(jtsc_stats);
 
 #if IS_ENABLED(CONFIG_CRYPTO_JITTER_TSC_SEED)
-/* One pull as random.c makes them, timed: "<ns> <bits>"; the data is wiped. */
-static ssize_t jtsc_pull_read(struct file *file, char __user *ubuf, size_t count,
-			      loff_t *ppos)
+/* One pull as random.c makes them, timed in ns; the data is wiped. */
+static int jtsc_pull_get(void *data, u64 *ns)
 {
-	u64 words[JITTER_TSC_PULL_MAX / sizeof(u64)], t0;
-	char line[48];
-	int ret, len;
+	u64 words[JITTER_TSC_PULL_MAX / sizeof(u64)], t0 = local_clock();
+	int ret = jitter_tsc_pull(words, sizeof(words));
 
-	if (*ppos)
-		return 0;
-	t0 = local_clock();
-	ret = jitter_tsc_pull(words, sizeof(words));
-	t0 = local_clock() - t0;
+	*ns = local_clock() - t0;
 	memzero_explicit(words, sizeof(words));
-	if (ret < 0)
-		return ret;
-	len = scnprintf(line, sizeof(line), "%llu %d\n", t0, ret);
-	return simple_read_from_buffer(ubuf, count, ppos, line, len);
+	return min(ret, 0);
 }
-
-static const struct file_operations jtsc_pull_fops = {
-	.owner = THIS_MODULE,
-	.open = simple_open,
-	.read = jtsc_pull_read,
-	.llseek = noop_llseek,
-};
+DEFINE_DEBUGFS_ATTRIBUTE(jtsc_pull_fops, jtsc_pull_get, NULL, "%llu\n");
 #endif
 
 void jtsc_debugfs_init(void)
@@ -210,13 +182,11 @@ void jtsc_debugfs_init(void)
 			    (void *)(uintptr_t)JTSC_SRC_SPEC, &jtsc_raw_fops);
 	debugfs_create_file("timer_raw", 0400, jtsc_debugfs,
 			    (void *)(uintptr_t)JTSC_SRC_TIMER, &jtsc_raw_fops);
-	debugfs_create_file("boot_spec_raw", 0400, jtsc_debugfs,
-			    (void *)(uintptr_t)JTSC_SRC_SPEC, &jtsc_boot_fops);
-	debugfs_create_file("boot_timer_raw", 0400, jtsc_debugfs,
-			    (void *)(uintptr_t)JTSC_SRC_TIMER, &jtsc_boot_fops);
+	debugfs_create_blob("boot_spec_raw", 0400, jtsc_debugfs, &jtsc_boot_blob[JTSC_SRC_SPEC]);
+	debugfs_create_blob("boot_timer_raw", 0400, jtsc_debugfs, &jtsc_boot_blob[JTSC_SRC_TIMER]);
 	debugfs_create_file("stats", 0400, jtsc_debugfs, NULL, &jtsc_stats_fops);
 #if IS_ENABLED(CONFIG_CRYPTO_JITTER_TSC_SEED)
-	debugfs_create_file("pull_ns", 0400, jtsc_debugfs, NULL, &jtsc_pull_fops);
+	debugfs_create_file_unsafe("pull_ns", 0400, jtsc_debugfs, NULL, &jtsc_pull_fops);
 #endif
 }
 

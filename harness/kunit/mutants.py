@@ -226,8 +226,8 @@ MUTANTS = [
         'what': 'the speculative buffer kept after failing over to the timer',
         'cases': ['jtsc_buffer_test'],
         'file': KCAPI,
-        'old': '\t\tif (src != JTSC_SRC_SPEC)\n\t\t\tjtsc_free_buf(rng);\n\t\treturn 0;',
-        'new': '\t\treturn 0;',
+        'old': '\tif (now != JTSC_RUNNING || src != JTSC_SRC_SPEC)\n',
+        'new': '\tif (now != JTSC_RUNNING)\n',
     },
 ]
 

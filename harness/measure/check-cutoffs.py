@@ -141,8 +141,18 @@ def parse_params(path, header=None):
                     sys.exit("check-cutoffs: cannot evaluate %s = %s" % (field[n], a))
                 fields[field[n]] = v
             rows.append(fields)
+    # positional rows take the field order of struct jtsc_health_params
+    st = re.search(r"struct jtsc_health_params\s*\{(.*?)\};", body, re.S)
+    order = re.findall(r"(\w+)\s*(?=[,;])", st.group(1)) if st else []
     for blk in ([] if mac else re.finditer(r"\{(.*?)\}", m.group(1), re.S)):
         fields = {}
+        if "." not in blk.group(1):
+            for name, a in zip(order, [a.strip() for a in blk.group(1).split(",")]):
+                fields[name] = ev.value(a)
+                if fields[name] is None:
+                    sys.exit("check-cutoffs: cannot evaluate %s = %s" % (name, a))
+            rows.append(fields)
+            continue
         for f in re.finditer(r"\.(\w+)\s*=\s*([^,]+?)\s*(?:,|$)", blk.group(1), re.S):
             v = ev.value(f.group(2))
             if v is None:

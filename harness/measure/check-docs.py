@@ -31,8 +31,9 @@ help and the code comments:
             one's "(CONFIG_X only)" is the #if around it; every
             jitter_tsc.X / random.X named, and every parameter of
             kernel-parameters.txt.patch, exists;
-  debugfs   the files the rst lists are exactly the debugfs_create_file()
-            calls, with the same "(CONFIG_X only)" conditions and mode;
+  debugfs   the files the rst lists are exactly the debugfs_create_file(),
+            _file_unsafe() and _blob() calls, with the same "(CONFIG_X
+            only)" conditions and mode;
   errno     the rst's reader-visible error codes are jtsc_rng_generate()'s
             Return: codes, plus -EAGAIN where its retries are bounded,
             less -EAGAIN where the crypto_rng retries it without bound
@@ -453,7 +454,7 @@ for rel, t in list(docs.items()) + [(KPARAMS, "\n".join(
 
 # ---------------------------------------------------------------- debugfs
 files = {}
-for m, cond in conditions_all(r'debugfs_create_file\("(\w+)",\s*(0\d+)'):
+for m, cond in conditions_all(r'debugfs_create_(?:file(?:_unsafe)?|blob)\("(\w+)",\s*(0\d+)'):
     files[m.group(1)] = (cond - {"CRYPTO_JITTER_TSC_DEBUGFS"}, m.group(2))
 dlisted = {}
 for line, names in deflist(rst_text, "Raw samples in debugfs"):
