@@ -38,7 +38,8 @@
  * Cutoffs, SP 800-90B 4.4: RCT 1 + ceil(-log2(alpha) / H), APT
  * 1 + CRITBINOM(512, 2^-H, 1 - alpha), predictor runs and hits (W = 4096)
  * the same at alpha / 128; W + 1 is never reached. KUnit recomputes them.
- * Columns: credit, samples per word, cutoff pairs of RCT, APT, runs, hits.
+ * Columns: credit, samples per word, then RCT, APT, runs, hits cutoffs,
+ * each intermittent then permanent.
  */
 const struct jtsc_health_params jtsc_ladder[] = {
 	{ 2, 512, 3841, 7681, 513, 513, 4737, 8577, 4097, 4097 },
@@ -66,12 +67,6 @@ static_assert(JTSC_PRED_WINDOW % JTSC_BATCH == 0);
 static_assert(JTSC_PRED_WINDOW <= U16_MAX);
 static_assert((JTSC_MAX_LAG & (JTSC_MAX_LAG - 1)) == 0);
 static_assert(JTSC_NR_PREDICTORS < 128);
-
-/* The index of the predictor of the @k-th difference, k >= 1. */
-static unsigned int jtsc_pred_diff(unsigned int k)
-{
-	return k == 1 ? 0 : JTSC_MAX_LAG + k - 1;
-}
 
 /**
  * jtsc_ladder_pick() - The only place where an estimate becomes a credit
@@ -216,12 +211,13 @@ enum jtsc_health_result jtsc_health_sample(struct jtsc_health *h, u8 sample)
 	if (++h->apt_seen == JTSC_APT_WINDOW)
 		h->apt_seen = 0;
 
-	/* A zero k-th difference repeating, k > 1, is the lower predictor's hit */
+	/* k-th differences repeating (predictors 0, 65 to 67); a zero one, k > 1, is k - 1's */
 	for (k = 1; k <= JTSC_NR_DIFF; k++) {
+		j = k == 1 ? 0 : JTSC_MAX_LAG + k - 1;
 		if (h->seen > k && diff == h->diff[k - 1] && (k == 1 || diff))
-			res = max(res, jtsc_predictor_hit(h, jtsc_pred_diff(k)));
+			res = max(res, jtsc_predictor_hit(h, j));
 		else
-			h->run[jtsc_pred_diff(k)] = 0;
+			h->run[j] = 0;
 		next = diff - h->diff[k - 1];
 		h->diff[k - 1] = diff;
 		diff = next;
@@ -324,8 +320,9 @@ static void jtsc_core_wipe(struct jtsc_core *c)
 
 /*
  * The startup test of @src over JTSC_STARTUP_SAMPLES fresh @samples at
- * ladder @step (-1: refused), the pool emptied; @unit is a second of the
- * clock @now. Returns the new phase.
+ * ladder @step (refused if negative), the pool emptied; @unit is a second of
+ * the clock @now. Returns RUNNING, REFUSED (backing off) or, after an
+ * intermittent failure, RESTART or DEAD.
  */
 enum jtsc_phase jtsc_core_startup(struct jtsc_core *c, enum jtsc_source src, int step,
 				  const u8 *samples, unsigned long now, unsigned long unit)

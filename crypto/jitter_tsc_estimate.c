@@ -410,8 +410,8 @@ struct mcw_window {
 
 /*
  * Slide window @w, of size @wn, over sample i. The prediction is the most
- * common symbol, the latest seen on a tie; as NIST, the alphabet is
- * rescanned only when that symbol leaves and none overtakes it.
+ * common symbol, the latest seen on a tie. NIST rescans the alphabet when
+ * it leaves; one coming in at the old count is that scan's answer too.
  */
 static void mcw_slide(struct mcw_window *w, const u8 *s, u32 i, u32 wn, unsigned int k)
 {
@@ -580,7 +580,7 @@ static u64 est_lag(const u8 *s, u32 n, unsigned int k, const struct est_work *w)
 }
 
 const char *const jtsc_estimator_name[JTSC_NR_ESTIMATORS] = {
-	"MCV", "t-tuple", "LRS", "MultiMCW", "lag",
+	"MCV", "t-tuple", "LRS", "MultiMCW", "lag",	/* enum jtsc_estimator's order */
 };
 
 /* The work buffer's size, and its parts in *w if w is not NULL */

@@ -604,7 +604,10 @@ static struct rng_alg jtsc_alg = {
 	}
 };
 
-/* Called under random.c's notifier lock, maybe from an interrupt. */
+/*
+ * Called under random.c's notifier lock, maybe from an interrupt; only when
+ * built in, as execute_with_initialized_rng() has no undo for a module.
+ */
 static int jtsc_crng_ready_notify(struct notifier_block *nb, unsigned long action, void *data)
 {
 	mod_delayed_work(system_wq, &jtsc_idle_work, 0);
@@ -719,7 +722,6 @@ static void __init jtsc_setup(void *data, async_cookie_t cookie)
 	}
 	register_pm_notifier(&jtsc_pm_nb);
 	register_random_vmfork_notifier(&jtsc_vmfork_nb);
-	/* a module would leave it behind: execute_with_initialized_rng() has no undo */
 	if (IS_ENABLED(CONFIG_CRYPTO_JITTER_TSC_SEED))
 		execute_with_initialized_rng(&jtsc_crng_ready_nb);
 	jtsc_debugfs_init();

@@ -43,8 +43,8 @@ void jtsc_inject(struct jtsc_rng *rng, enum jtsc_source src)
 static struct dentry *jtsc_debugfs;
 static u8 jtsc_boot_raw[JTSC_NR_SOURCES][JTSC_STARTUP_SAMPLES];
 static struct debugfs_blob_wrapper jtsc_boot_blob[JTSC_NR_SOURCES] = {
-	[JTSC_SRC_SPEC] = { jtsc_boot_raw[JTSC_SRC_SPEC], JTSC_STARTUP_SAMPLES },
-	[JTSC_SRC_TIMER] = { jtsc_boot_raw[JTSC_SRC_TIMER], JTSC_STARTUP_SAMPLES },
+	[JTSC_SRC_SPEC] = { .data = jtsc_boot_raw[JTSC_SRC_SPEC], .size = JTSC_STARTUP_SAMPLES },
+	[JTSC_SRC_TIMER] = { .data = jtsc_boot_raw[JTSC_SRC_TIMER], .size = JTSC_STARTUP_SAMPLES },
 };
 
 /* The first window of each collector's first estimate (at boot). */
@@ -165,9 +165,11 @@ DEFINE_SHOW_ATTRIBUTE(jtsc_stats);
 /* One pull as random.c makes them, timed in ns; the data is wiped. */
 static int jtsc_pull_get(void *data, u64 *ns)
 {
-	u64 words[JITTER_TSC_PULL_MAX / sizeof(u64)], t0 = local_clock();
-	int ret = jitter_tsc_pull(words, sizeof(words));
+	u64 words[JITTER_TSC_PULL_MAX / sizeof(u64)], t0;
+	int ret;
 
+	t0 = local_clock();
+	ret = jitter_tsc_pull(words, sizeof(words));
 	*ns = local_clock() - t0;
 	memzero_explicit(words, sizeof(words));
 	return min(ret, 0);
