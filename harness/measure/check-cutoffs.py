@@ -126,38 +126,20 @@ def parse_params(path, header=None):
     m = re.search(r"jtsc_ladder\s*\[[^\]]*\]\s*=\s*\{(.*?)\n\};", body, re.S)
     if not m:
         sys.exit("check-cutoffs: no jtsc_ladder[] initialiser in %s" % path)
-    rows = []
-    mac = re.search(r"#define JTSC_STEP\(([^)]*)\)", body)
-    if mac:
-        names = [n.strip() for n in mac.group(1).split(",")]
-        body_m = re.search(r"#define JTSC_STEP\([^)]*\)\s*\{(.*?)\}", body, re.S).group(1)
-        field = dict((v, k) for k, v in re.findall(r"\.(\w+)\s*=\s*(\w+)", body_m))
-        for call in re.finditer(r"JTSC_STEP\(([^)]*)\)\s*,", m.group(1)):
-            args = [a.strip() for a in call.group(1).split(",")]
-            fields = {}
-            for n, a in zip(names, args):
-                v = ev.value(a)
-                if v is None:
-                    sys.exit("check-cutoffs: cannot evaluate %s = %s" % (field[n], a))
-                fields[field[n]] = v
-            rows.append(fields)
-    # positional rows take the field order of struct jtsc_health_params
+    # a row's values are ".field = value" or, positional, in the field order
+    # of struct jtsc_health_params
     st = re.search(r"struct jtsc_health_params\s*\{(.*?)\};", body, re.S)
     order = re.findall(r"(\w+)\s*(?=[,;])", st.group(1)) if st else []
-    for blk in ([] if mac else re.finditer(r"\{(.*?)\}", m.group(1), re.S)):
+    rows = []
+    for blk in re.finditer(r"\{(.*?)\}", m.group(1), re.S):
         fields = {}
-        if "." not in blk.group(1):
-            for name, a in zip(order, [a.strip() for a in blk.group(1).split(",")]):
-                fields[name] = ev.value(a)
-                if fields[name] is None:
-                    sys.exit("check-cutoffs: cannot evaluate %s = %s" % (name, a))
-            rows.append(fields)
-            continue
-        for f in re.finditer(r"\.(\w+)\s*=\s*([^,]+?)\s*(?:,|$)", blk.group(1), re.S):
-            v = ev.value(f.group(2))
-            if v is None:
-                sys.exit("check-cutoffs: cannot evaluate .%s = %s" % (f.group(1), f.group(2)))
-            fields[f.group(1)] = v
+        items = [a.strip() for a in blk.group(1).split(",") if a.strip()]
+        for i, item in enumerate(items):
+            d = re.match(r"\.(\w+)\s*=\s*(.+)$", item, re.S)
+            name, a = d.groups() if d else (order[i] if i < len(order) else "#%d" % i, item)
+            fields[name] = ev.value(a)
+            if fields[name] is None:
+                sys.exit("check-cutoffs: cannot evaluate .%s = %s" % (name, a))
         rows.append(fields)
     if not rows:
         sys.exit("check-cutoffs: jtsc_ladder[] has no rows")
