@@ -35,27 +35,32 @@
  * ceiling, 0.75 bit, bounds what a window that looks better than its
  * source can buy (12288 flat samples estimate 7.54 bits). A word folds as
  * many samples, a power of two up to 512, as JTSC_MAX_WORD_CREDIT allows.
- * Cutoffs, SP 800-90B 4.4: RCT 1 + ceil(-log2(alpha) / H), APT
- * 1 + CRITBINOM(512, 2^-H, 1 - alpha), predictor runs and hits (W = 4096)
- * the same at alpha / 128; W + 1 is never reached. KUnit recomputes them.
- * Columns: credit, samples per word, then RCT, APT, runs, hits cutoffs,
- * each intermittent then permanent.
+ * The tests guard JTSC_GUARD times the credit, H = 2 x credit: a source
+ * whose min-entropy stays at or above twice the credit passes, one that
+ * falls to it fails. Cutoffs, SP 800-90B 4.4: APT
+ * 1 + CRITBINOM(512, 2^-H, 1 - alpha); the RCT (the previous sample's
+ * predictor) and the predictors' runs 1 + ceil(-log2(alpha / 128) / H),
+ * their hits (W = 4096) 1 + CRITBINOM(4096, 2^-H, 1 - alpha / 128): the 128
+ * tests share alpha, so a source at twice the credit trips none in 10^8
+ * samples. W + 1 is never reached. KUnit recomputes them. Columns: credit,
+ * samples per word, then RCT, APT, runs, hits cutoffs, each intermittent
+ * then permanent.
  */
 const struct jtsc_health_params jtsc_ladder[] = {
-	{ 2, 512, 3841, 7681, 513, 513, 4737, 8577, 4097, 4097 },
-	{ 3, 512, 2561, 5121, 513, 513, 3159, 5719, 4094, 4097 },
-	{ 4, 512, 1921, 3841, 513, 513, 2369, 4289, 4089, 4097 },
-	{ 6, 512, 1281, 2561, 513, 513, 1580, 2860, 4077, 4090 },
-	{ 8, 512, 961, 1921, 513, 513, 1185, 2145, 4064, 4080 },
-	{ 12, 512, 641, 1281, 513, 513, 791, 1431, 4035, 4056 },
-	{ 16, 512, 481, 961, 512, 513, 593, 1073, 4003, 4029 },
-	{ 24, 256, 321, 641, 508, 513, 396, 716, 3937, 3970 },
-	{ 32, 256, 241, 481, 502, 512, 297, 537, 3870, 3909 },
-	{ 48, 128, 161, 321, 490, 504, 199, 359, 3733, 3781 },
-	{ 64, 128, 121, 241, 477, 494, 149, 269, 3598, 3653 },
-	{ 96, 64, 81, 161, 449, 471, 100, 180, 3337, 3401 },
-	{ 128, 64, 61, 121, 422, 447, 75, 135, 3091, 3162 },
-	{ 192, 32, 41, 81, 371, 399, 51, 91, 2647, 2726 },
+	{ 2, 512, 2369, 4289, 513, 513, 2369, 4289, 4089, 4097 },
+	{ 3, 512, 1580, 2860, 513, 513, 1580, 2860, 4077, 4090 },
+	{ 4, 512, 1185, 2145, 513, 513, 1185, 2145, 4064, 4080 },
+	{ 6, 512, 791, 1431, 513, 513, 791, 1431, 4035, 4056 },
+	{ 8, 512, 593, 1073, 512, 513, 593, 1073, 4003, 4029 },
+	{ 12, 512, 396, 716, 508, 513, 396, 716, 3937, 3970 },
+	{ 16, 512, 297, 537, 502, 512, 297, 537, 3870, 3909 },
+	{ 24, 256, 199, 359, 490, 504, 199, 359, 3733, 3781 },
+	{ 32, 256, 149, 269, 477, 494, 149, 269, 3598, 3653 },
+	{ 48, 128, 100, 180, 449, 471, 100, 180, 3337, 3401 },
+	{ 64, 128, 75, 135, 422, 447, 75, 135, 3091, 3162 },
+	{ 96, 64, 51, 91, 371, 399, 51, 91, 2647, 2726 },
+	{ 128, 64, 38, 68, 325, 355, 38, 68, 2265, 2346 },
+	{ 192, 32, 26, 46, 248, 279, 26, 46, 1658, 1737 },
 };
 
 const unsigned int jtsc_ladder_steps = ARRAY_SIZE(jtsc_ladder);
@@ -123,11 +128,15 @@ const char *jtsc_counter_check(u64 (*read)(void), u64 (*clock_ns)(void),
 
 /*
  * Health tests, always on: RCT (SP 800-90B 4.4.1), APT (4.4.2) and a
- * determinism test, which RCT and APT cannot replace at a low credit: 68
+ * determinism test, which RCT and APT cannot replace at a low credit: 70
  * predictors, the k-th difference repeating (k = 1..4: stuck, stepping,
- * ramping counters) and the sample L back (L = 1..64: periods). A healthy
- * source makes each right with probability at most 2^-H, so their runs and
- * hits per window have cutoffs as the RCT's and APT's.
+ * ramping counters), the sample L back (L = 1..64: periods), and the
+ * predictor window's first sample and first difference (APTs over 4096
+ * samples and their differences, which see a fall from 2 to 1.5 times the
+ * credit that 512 samples cannot). A source
+ * of H = JTSC_GUARD x credit makes each right with probability at most
+ * 2^-H, so their runs and hits per window have cutoffs as the RCT's and
+ * APT's.
  */
 
 void jtsc_health_init(struct jtsc_health *h, const struct jtsc_health_params *params)
@@ -156,6 +165,15 @@ static enum jtsc_health_result jtsc_predictor_hit(struct jtsc_health *h, unsigne
 		return JTSC_HEALTH_OK;
 	return max(jtsc_cutoff(run, p->run_cutoff, p->run_perm_cutoff),
 		   jtsc_cutoff(hits, p->hits_cutoff, p->hits_perm_cutoff));
+}
+
+/* Count predictor @k's @hit, or end its run */
+static enum jtsc_health_result jtsc_predict(struct jtsc_health *h, unsigned int k, bool hit)
+{
+	if (hit)
+		return jtsc_predictor_hit(h, k);
+	h->run[k] = 0;
+	return JTSC_HEALTH_OK;
 }
 
 /* Bit j set for each lag 64 - j that guesses @sample: a zero-byte test, 8 a word */
@@ -211,13 +229,20 @@ enum jtsc_health_result jtsc_health_sample(struct jtsc_health *h, u8 sample)
 	if (++h->apt_seen == JTSC_APT_WINDOW)
 		h->apt_seen = 0;
 
+	/* the window's first sample and first difference predicting the rest of it */
+	if (!h->pred_seen) {
+		h->first = sample;
+		h->first_diff = diff;
+	}
+	res = max(res, jtsc_predict(h, JTSC_PRED_FIRST, h->pred_seen && sample == h->first));
+	res = max(res, jtsc_predict(h, JTSC_PRED_FIRST + 1,
+				    h->pred_seen && diff == h->first_diff));
+
 	/* k-th differences repeating (predictors 0, 65 to 67); a zero one, k > 1, is k - 1's */
 	for (k = 1; k <= JTSC_NR_DIFF; k++) {
 		j = k == 1 ? 0 : JTSC_MAX_LAG + k - 1;
-		if (h->seen > k && diff == h->diff[k - 1] && (k == 1 || diff))
-			res = max(res, jtsc_predictor_hit(h, j));
-		else
-			h->run[j] = 0;
+		res = max(res, jtsc_predict(h, j, h->seen > k && diff == h->diff[k - 1] &&
+					    (k == 1 || diff)));
 		next = diff - h->diff[k - 1];
 		h->diff[k - 1] = diff;
 		diff = next;
@@ -287,7 +312,10 @@ u64 jtsc_lfsr_fold(u64 state, u64 in, unsigned int nbits)
  * doubling backoff: no chance failure retires a source. Only its output's
  * failures retire it, on this instance: a permanent cutoff, or
  * JTSC_MAX_INTERMITTENT intermittent ones with no window released between.
- * An intermittent one empties the pool and needs a new startup test.
+ * An intermittent one empties the pool and restarts the collector a ladder
+ * step lower, until the machine changes: the guard saw the source fall to
+ * twice the credit, which the next step (2/3 or 3/4 of it) puts back under
+ * half, and a healthy source does so only with probability alpha.
  */
 
 /* The first collector usable at @now, -EAGAIN if one backs off, else -ENODEV */
@@ -332,6 +360,8 @@ enum jtsc_phase jtsc_core_startup(struct jtsc_core *c, enum jtsc_source src, int
 	unsigned int i;
 
 	jtsc_core_wipe(c);
+	if (step >= 0)
+		step -= l->demoted;
 	if (step >= 0) {
 		jtsc_health_init(&l->health, &jtsc_ladder[step]);
 		res = JTSC_HEALTH_OK;
@@ -398,6 +428,7 @@ enum jtsc_phase jtsc_core_feed(struct jtsc_core *c, const u8 *raw)
 	if (res == JTSC_HEALTH_OK)
 		return l->phase;
 	jtsc_core_wipe(c);
+	l->demoted++;
 	if (res == JTSC_HEALTH_PERMANENT || ++l->failures >= JTSC_MAX_INTERMITTENT)
 		l->phase = JTSC_DEAD;
 	else
@@ -476,7 +507,9 @@ void jtsc_core_park(struct jtsc_core *c, bool new_machine)
 			l->phase = JTSC_IDLE;
 			l->failures = 0;
 		}
-		if (new_machine)
+		if (new_machine) {
 			l->backoff = 0;
+			l->demoted = 0;
+		}
 	}
 }

@@ -4,12 +4,13 @@
  *
  * The raw 8-bit samples are credited only as far as this estimate on the
  * machine itself supports: MCV (6.3.1), t-tuple (6.3.5), LRS (6.3.6),
- * MultiMCW (6.3.7) and lag (6.3.8); 6.3.2-6.3.4 are for binary samples,
- * MultiMMC and LZ78Y need megabytes, which the caller's margin allows for.
- * Results are NIST's ea_non_iid 1.1.7 "Literal" estimates, its ties and
- * constants included. FX is unsigned Q2.62 for probabilities, LG signed
- * Q8.56 for base-2 logarithms, results are Q32.32. Time: O(n log n) for the
- * suffix array, O(n) for lag, O(n k) at worst for MultiMCW (k <= 256).
+ * MultiMCW (6.3.7) and lag (6.3.8), NIST's ea_non_iid 1.1.7 "Literal"
+ * estimates, its ties and constants included; and MultiMMC's orders
+ * (6.3.9), each its own predictor, over the samples and over their bits,
+ * which see what the bitstring estimates (3.1.3) and LZ78Y see. FX is
+ * unsigned Q2.62 for probabilities, LG signed Q8.56 for base-2 logarithms,
+ * results are Q32.32. Time: O(n log n) for the suffix array, O(n) for lag,
+ * O(n k) at worst for MultiMCW (k <= 256), O(n) for MultiMMC's orders.
  */
 
 #include <linux/bitops.h>
@@ -579,15 +580,119 @@ static u64 est_lag(const u8 *s, u32 n, unsigned int k, const struct est_work *w)
 	return est_predict(c, n - 1, maxrun, k);
 }
 
+enum { MMC_D = 16, MMC_BITS_D = 12, MMC_COUNTS = 1 << 16 };
+
+/* Counts of each (context, next symbol); each context's most counted one */
+struct mmc_tables {
+	u16 cnt[MMC_COUNTS];
+	u16 top[MMC_COUNTS / 2];
+	u8 pick[MMC_COUNTS / 2];
+};
+
+/* A context's prediction against @x, then @x counted in it (ties: the larger symbol) */
+static void mmc_step(struct mmc_tables *t, u32 ctx, u32 x, unsigned int k, u32 *c, u32 *run,
+		     u32 *maxrun)
+{
+	u16 *cn = t->cnt + ctx * k;
+	bool hit = t->top[ctx] && t->pick[ctx] == x;
+	unsigned int j;
+
+	*c += hit;
+	*run = hit ? *run + 1 : 0;
+	*maxrun = max(*maxrun, *run);
+	if (cn[x] == U16_MAX) {
+		for (j = 0; j < k; j++)
+			cn[j] >>= 1;
+		t->top[ctx] >>= 1;
+	}
+	if (++cn[x] > t->top[ctx] || (cn[x] == t->top[ctx] && x > t->pick[ctx])) {
+		t->top[ctx] = cn[x];
+		t->pick[ctx] = x;
+	}
+}
+
+/*
+ * 6.3.9 MultiMMC's orders d = 1..16 as separate predictors, each the symbol
+ * that most often followed the last d (ties to the larger, as NIST), for
+ * the orders whose contexts and symbols fit MMC_COUNTS counts: fewer as k
+ * grows. Taken together, the most hits and the longest run of any order:
+ * an estimate at most any order's, where NIST's ensemble picks one order at
+ * a time.
+ */
+static u64 est_mmc(const u8 *s, u32 n, unsigned int k, struct mmc_tables *t)
+{
+	u32 ctxs = 1, pw, d, i, c, run, maxc = 0, maxrun = 0;
+
+	for (d = 1; d <= MMC_D && ctxs * k * k <= MMC_COUNTS; d++) {
+		u32 ctx = 0;
+
+		pw = ctxs;		/* k^(d - 1), the oldest symbol's weight */
+		ctxs *= k;
+		memset(t->cnt, 0, ctxs * k * sizeof(t->cnt[0]));
+		memset(t->top, 0, ctxs * sizeof(t->top[0]));
+		for (i = 0, c = 0, run = 0; i < n; i++) {
+			if (i >= d) {
+				mmc_step(t, ctx, s[i], k, &c, &run, &maxrun);
+				ctx -= s[i - d] * pw;
+			}
+			ctx = ctx * k + s[i];
+			if (!(i % 1024))
+				cond_resched();
+		}
+		maxc = max(maxc, c);
+	}
+	return est_predict(maxc, n - 2, maxrun, k);
+}
+
+/*
+ * The same over the 8n bits of the samples, most significant first (3.1.3),
+ * orders 1..MMC_BITS_D at once, in bits per bit. Order d's counts of 0 and
+ * 1 after context x are at cnt[2^(d + 1) - 4 + 2x]; it predicts the larger.
+ */
+static u64 est_mmc_bits(const u8 *s, u32 n, struct mmc_tables *t)
+{
+	u32 c[MMC_BITS_D] = { 0 }, run[MMC_BITS_D] = { 0 }, maxc = 0, maxrun = 0;
+	u32 hist = 0, i, d, x, seen = 0;
+	unsigned int j;
+
+	memset(t->cnt, 0, (4U << MMC_BITS_D) * sizeof(t->cnt[0]));
+	for (i = 0; i < n; i++) {
+		for (j = 8; j--; seen++) {
+			x = (s[i] >> j) & 1;
+			for (d = 1; d <= MMC_BITS_D && d <= seen; d++) {
+				u16 *cn = t->cnt + (2U << d) - 4 + 2 * (hist & ((1U << d) - 1));
+				bool hit = (cn[0] | cn[1]) && (cn[1] >= cn[0]) == x;
+
+				c[d - 1] += hit;
+				run[d - 1] = hit ? run[d - 1] + 1 : 0;
+				maxrun = max(maxrun, run[d - 1]);
+				if (cn[x] == U16_MAX) {
+					cn[0] >>= 1;
+					cn[1] >>= 1;
+				}
+				cn[x]++;
+			}
+			hist = hist << 1 | x;
+		}
+		if (!(i % 128))
+			cond_resched();
+	}
+	for (d = 0; d < MMC_BITS_D; d++)
+		maxc = max(maxc, c[d]);
+	return est_predict(maxc, 8 * n - 2, maxrun, 2);
+}
+
 const char *const jtsc_estimator_name[JTSC_NR_ESTIMATORS] = {
-	"MCV", "t-tuple", "LRS", "MultiMCW", "lag",	/* enum jtsc_estimator's order */
+	/* enum jtsc_estimator's order */
+	"MCV", "t-tuple", "LRS", "MultiMCW", "lag", "MultiMMC", "bitstring MultiMMC",
 };
 
 /* The work buffer's size, and its parts in *w if w is not NULL */
 static size_t work_layout(unsigned int n, void *base, struct est_work *w)
 {
 	size_t pairs = max_t(size_t, ((size_t)n + 2) * sizeof(s64),
-			     max(MCW_N * sizeof(struct mcw_window), sizeof(struct lag_tables)));
+			     max3(sizeof(struct mmc_tables), MCW_N * sizeof(struct mcw_window),
+				  sizeof(struct lag_tables)));
 	size_t words = ((size_t)n + 2) * sizeof(u32);
 	size_t cnt = (max_t(size_t, n, 256) + 2) * sizeof(u32);
 	u8 *b = base;
@@ -643,6 +748,15 @@ void jtsc_estimate_samples(const u8 *samples, unsigned int n, void *work, struct
 	cond_resched();
 	if (n >= 3)
 		e->h[JTSC_EST_LAG] = est_lag(w.sym, n, k, &w);
+	/* 3.1.3: samples of two values are binary already; else 8 x each bit's */
+	if (n >= 4) {
+		cond_resched();
+		e->h[JTSC_EST_MULTI_MMC] = est_mmc(w.sym, n, k, (struct mmc_tables *)w.pairs);
+		cond_resched();
+		if (k > 2)
+			e->h[JTSC_EST_BITS_MMC] = 8 * est_mmc_bits(samples, n,
+								   (struct mmc_tables *)w.pairs);
+	}
 
 	/* JTSC_EST_NONE is above any estimate; as NIST's, at most 8 bits */
 	e->which = JTSC_EST_MCV;

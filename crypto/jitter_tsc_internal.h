@@ -27,6 +27,8 @@ enum jtsc_estimator {
 	JTSC_EST_LRS,		/* 6.3.6 longest repeated substring */
 	JTSC_EST_MULTI_MCW,	/* 6.3.7 MultiMCW, from 4096 samples on */
 	JTSC_EST_LAG,		/* 6.3.8 lag prediction, lags 1 to 128 */
+	JTSC_EST_MULTI_MMC,	/* 6.3.9 MultiMMC's orders, each alone */
+	JTSC_EST_BITS_MMC,	/* the same over the samples' bits, x 8 (3.1.3) */
 	JTSC_NR_ESTIMATORS
 };
 
@@ -54,7 +56,9 @@ enum {
 	/* SP 800-90B 4.4: alpha = 2^-30 intermittent, 2^-60 permanent */
 	JTSC_ALPHA_LOG2 = 30,
 	JTSC_PERM_ALPHA_LOG2 = 60,
-	/* each of the < 128 predictors at alpha / 128: union bound */
+	/* the health tests are sized for twice the credit: see jtsc_ladder[] */
+	JTSC_GUARD = 2,
+	/* the RCT and each of the < 128 predictors at alpha / 128: union bound */
 	JTSC_PRED_ALPHA_LOG2 = JTSC_ALPHA_LOG2 + 7,
 	JTSC_PRED_PERM_ALPHA_LOG2 = JTSC_PERM_ALPHA_LOG2 + 7,
 	JTSC_MAX_INTERMITTENT = 3,	/* in a row make a permanent failure */
@@ -69,10 +73,11 @@ enum {
 	JTSC_POOL_WORDS = 192,
 	JTSC_BACKOFF_MIN = 1,		/* a refused collector's wait, in seconds */
 	JTSC_BACKOFF_MAX = 64,
-	/* the determinism test's predictors: lags, k-th differences repeating */
+	/* the determinism test's predictors: lags, differences repeating, a window's first two */
 	JTSC_MAX_LAG = 64,
 	JTSC_NR_DIFF = 4,
-	JTSC_NR_PREDICTORS = JTSC_MAX_LAG + JTSC_NR_DIFF,
+	JTSC_PRED_FIRST = JTSC_MAX_LAG + JTSC_NR_DIFF,
+	JTSC_NR_PREDICTORS = JTSC_PRED_FIRST + 2,
 	/* the counter check: a read takes tens of ns, 50 under TCG; trapped, 1 us */
 	JTSC_COUNTER_READS = 1024,
 	JTSC_COUNTER_BATCH = 64,
@@ -105,6 +110,7 @@ struct jtsc_health {
 	unsigned int apt_seen;		/* samples seen in the APT window */
 	unsigned int apt_count;		/* occurrences of apt_value in it */
 	unsigned int pred_seen;		/* samples seen in the predictor window */
+	u8 first, first_diff;		/* its first sample and difference */
 	unsigned int pos;		/* oldest of the last 64 samples in hist */
 	u8 hist[2 * JTSC_MAX_LAG];	/* the last 64 samples, each twice */
 	u8 diff[JTSC_NR_DIFF];		/* the last k-th differences */
@@ -153,6 +159,7 @@ struct jtsc_life {
 	enum jtsc_phase phase;
 	unsigned int failures;		/* intermittent, since words were released */
 	unsigned int backoff;		/* the last refusal's wait */
+	unsigned int demoted;		/* steps below the group's, one per failure */
 	unsigned long retry_at;		/* when a refused one may be tried again */
 	struct jtsc_health health;
 };

@@ -152,14 +152,25 @@ static int jtsc_collect(struct jtsc_rng *rng, enum jtsc_source src)
 	return 0;
 }
 
-/* The speculative buffer; each page gets its index, so that none is shared */
+/*
+ * The speculative buffer. Each page starts with a tag of this buffer (random
+ * once the crng is ready, the counter before), the buffer's address and the
+ * page's index, so that no two pages anywhere have the same content and no
+ * host can merge them.
+ */
 u8 *jtsc_spec_alloc(void)
 {
 	u8 *mem = JTSC_SPEC_MEM_SIZE ? __vmalloc(JTSC_SPEC_MEM_SIZE, GFP_KERNEL_ACCOUNT) : NULL;
+	u64 tag = rng_is_initialized() ? get_random_u64() : random_get_entropy();
 	unsigned long i;
 
-	for (i = 0; mem && i < JTSC_SPEC_MEM_SIZE; i += PAGE_SIZE)
-		mem[i] = i / PAGE_SIZE + 1;
+	for (i = 0; mem && i < JTSC_SPEC_MEM_SIZE; i += PAGE_SIZE) {
+		u64 *head = (u64 *)(mem + i);
+
+		head[0] = tag;
+		head[1] = (unsigned long)mem;
+		head[2] = i / PAGE_SIZE;
+	}
 	return mem;
 }
 
@@ -376,7 +387,7 @@ static int jtsc_fill(struct jtsc_rng *rng, unsigned int words)
 			continue;
 		if (phase == JTSC_RESTART) {
 			atomic64_inc(&rng->group->stats[src].intermittent);
-			pr_warn_ratelimited("%s collector: intermittent health-test failure, data discarded\n",
+			pr_warn_ratelimited("%s collector: intermittent health-test failure, data discarded, a step lower\n",
 					    rng->group->col[src].name);
 		} else {
 			jtsc_log_dead(rng, src);

@@ -33,6 +33,9 @@
 #include <linux/vmalloc.h>
 #ifdef CONFIG_X86_64
 #include <asm/tsc_jitter.h>
+#define JTSC_TEST_BUF_SIZE	TSC_JITTER_MEM_SIZE
+#else
+#define JTSC_TEST_BUF_SIZE	0
 #endif
 
 #include "jitter_tsc_internal.h"
@@ -46,6 +49,7 @@
 #define JTSC_TEST_PRED_WINDOW		4096
 #define JTSC_TEST_STARTUP		12288
 #define JTSC_TEST_MAX_INTERMITTENT	3
+#define JTSC_TEST_GUARD_TIMES		2
 #define JTSC_TEST_ALPHA_LOG2		30
 #define JTSC_TEST_PERM_ALPHA_LOG2	60
 #define JTSC_TEST_PRED_ALPHA_LOG2	(JTSC_TEST_ALPHA_LOG2 + 7)
@@ -97,7 +101,7 @@ static const char *jtsc_test_pname(const struct jtsc_health_params *p)
 
 /*
  * Binomial cutoffs, 1 + CRITBINOM(W, 2^-H, 1 - alpha), computed in 100-digit
- * arithmetic by an independent model for H = credit / 256 bit: the
+ * arithmetic by an independent model for H = 2 x credit / 256 bit: the
  * APT's at W = 512 and alpha = 2^-30 and 2^-60, the predictor hits' at
  * W = 4096 and alpha = 2^-37 and 2^-67.
  */
@@ -112,8 +116,6 @@ struct jtsc_binom_ref {
 
 static const struct jtsc_binom_ref jtsc_binom_refs[] = {
 /* BEGIN apt-cutoffs.py output */
-	{ 2, 512, 30, 60, 513, 513 },
-	{ 3, 512, 30, 60, 513, 513 },
 	{ 4, 512, 30, 60, 513, 513 },
 	{ 6, 512, 30, 60, 513, 513 },
 	{ 8, 512, 30, 60, 513, 513 },
@@ -127,8 +129,7 @@ static const struct jtsc_binom_ref jtsc_binom_refs[] = {
 	{ 128, 512, 30, 60, 422, 447 },
 	{ 192, 512, 30, 60, 371, 399 },
 	{ 256, 512, 30, 60, 325, 355 },
-	{ 2, 4096, 37, 67, 4097, 4097 },
-	{ 3, 4096, 37, 67, 4094, 4097 },
+	{ 384, 512, 30, 60, 248, 279 },
 	{ 4, 4096, 37, 67, 4089, 4097 },
 	{ 6, 4096, 37, 67, 4077, 4090 },
 	{ 8, 4096, 37, 67, 4064, 4080 },
@@ -142,6 +143,7 @@ static const struct jtsc_binom_ref jtsc_binom_refs[] = {
 	{ 128, 4096, 37, 67, 3091, 3162 },
 	{ 192, 4096, 37, 67, 2647, 2726 },
 	{ 256, 4096, 37, 67, 2265, 2346 },
+	{ 384, 4096, 37, 67, 1658, 1737 },
 /* END apt-cutoffs.py output */
 };
 
@@ -167,29 +169,25 @@ static unsigned int jtsc_test_run_cutoff(unsigned int log2_alpha,
 }
 
 /*
- * Every cutoff follows from the credit: the RCT's and the predictor runs'
+ * Every cutoff follows from twice the credit, the min-entropy the tests
+ * guard: the RCT's and the predictor runs' (one formula, at alpha / 128)
  * in integers, the APT's and the predictor hits' from the table above. A
  * new credit without a table row fails here, naming the script to rerun.
  */
 static void jtsc_test_step_cutoffs(struct kunit *test, const struct jtsc_health_params *p)
 {
 	const struct jtsc_binom_ref *apt, *hits;
+	unsigned int h = JTSC_TEST_GUARD_TIMES * p->credit;
 
 	KUNIT_ASSERT_GT(test, p->credit, 0U);
-	KUNIT_EXPECT_EQ(test, p->rct_cutoff,
-			jtsc_test_run_cutoff(JTSC_TEST_ALPHA_LOG2, p->credit));
+	KUNIT_EXPECT_EQ(test, p->rct_cutoff, jtsc_test_run_cutoff(JTSC_TEST_PRED_ALPHA_LOG2, h));
 	KUNIT_EXPECT_EQ(test, p->rct_perm_cutoff,
-			jtsc_test_run_cutoff(JTSC_TEST_PERM_ALPHA_LOG2, p->credit));
-	KUNIT_EXPECT_EQ(test, p->run_cutoff,
-			jtsc_test_run_cutoff(JTSC_TEST_PRED_ALPHA_LOG2, p->credit));
-	KUNIT_EXPECT_EQ(test, p->run_perm_cutoff,
-			jtsc_test_run_cutoff(JTSC_TEST_PRED_PERM_ALPHA_LOG2,
-					     p->credit));
+			jtsc_test_run_cutoff(JTSC_TEST_PRED_PERM_ALPHA_LOG2, h));
+	KUNIT_EXPECT_EQ(test, p->run_cutoff, p->rct_cutoff);
+	KUNIT_EXPECT_EQ(test, p->run_perm_cutoff, p->rct_perm_cutoff);
 
-	apt = jtsc_test_binom(p->credit, JTSC_TEST_APT_WINDOW,
-			      JTSC_TEST_ALPHA_LOG2);
-	hits = jtsc_test_binom(p->credit, JTSC_TEST_PRED_WINDOW,
-			       JTSC_TEST_PRED_ALPHA_LOG2);
+	apt = jtsc_test_binom(h, JTSC_TEST_APT_WINDOW, JTSC_TEST_ALPHA_LOG2);
+	hits = jtsc_test_binom(h, JTSC_TEST_PRED_WINDOW, JTSC_TEST_PRED_ALPHA_LOG2);
 	KUNIT_ASSERT_NOT_NULL_MSG(test, apt,
 				  "no APT reference for credit %u/256 bit: add it to harness/kunit/apt-cutoffs.py",
 				  p->credit);
@@ -372,6 +370,36 @@ static void jtsc_health_apt_test(struct kunit *test)
 		tested++;
 	}
 	KUNIT_EXPECT_GE(test, tested, 5U);
+}
+
+/*
+ * The guard: at 16/256 and at the ceiling, a source whose most common value
+ * has probability 2^-credit (else one of the 255 others) fails within 10^6
+ * samples; one at twice the credit, where the tests are sized, does not.
+ */
+static void jtsc_health_guard_test(struct kunit *test)
+{
+	/* 2^-H in 1/2^32 for H = 16, 32, 192 and 384 / 256 bit */
+	static const u32 q[2][2] = { { 4112874773U, 3938502376U }, { 2553802834U, 1518500250U } };
+	unsigned int top, guard, n;
+	u64 r = JTSC_TEST_SEED, x;
+
+	KUNIT_ASSERT_EQ(test, jtsc_ladder[6].credit, 16U);
+	for (top = 0; top < 2; top++) {
+		for (guard = 0; guard < 2; guard++) {
+			struct jtsc_health *h = jtsc_test_health(test, top ? JTSC_TEST_TOP :
+								  &jtsc_ladder[6]);
+
+			for (n = 1; n <= 1000000; n++) {
+				x = jtsc_test_prng(&r);
+				if (jtsc_health_sample(h, (x >> 32) < q[top][guard] ? 0x5a :
+						       0x5b + ((u32)x * 255ULL >> 32)))
+					break;
+			}
+			KUNIT_EXPECT_EQ_MSG(test, n > 1000000, guard, "credit %u, H = %u x credit",
+					    h->params->credit, guard + 1);
+		}
+	}
 }
 
 /*
@@ -664,11 +692,12 @@ static void jtsc_core_window_test(struct kunit *test)
 }
 
 /*
- * An intermittent failure needs a new startup test before any output, and
- * JTSC_TEST_MAX_INTERMITTENT of them with no window released in between
- * retire the collector; a window released in between resets the count.
- * A permanent cutoff retires it at once. Death is final on the instance,
- * and the next collector is picked; a park or a new machine keeps it dead.
+ * An intermittent failure needs a new startup test, a ladder step lower,
+ * before any output, and JTSC_TEST_MAX_INTERMITTENT of them with no window
+ * released in between retire the collector; a window released in between
+ * resets the count. A permanent cutoff retires it at once. Death is final
+ * on the instance, and the next collector is picked; a park or a new
+ * machine keeps it dead, a new machine forgets the steps lost.
  */
 static void jtsc_core_failures_test(struct kunit *test)
 {
@@ -682,7 +711,7 @@ static void jtsc_core_failures_test(struct kunit *test)
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, s);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, raw);
 	jtsc_test_stream(s, JTSC_TEST_STARTUP, NULL, at, 0);
-	KUNIT_ASSERT_EQ(test, jtsc_core_startup(c, JTSC_SRC_SPEC, 0, s, 0, 1), JTSC_RUNNING);
+	KUNIT_ASSERT_EQ(test, jtsc_core_startup(c, JTSC_SRC_SPEC, 3, s, 0, 1), JTSC_RUNNING);
 	for (i = 0; i < JTSC_TEST_MAX_INTERMITTENT; i++) {
 		/* A run of zeros to the floor's intermittent RCT cutoff. */
 		memset(raw, 0, JTSC_BATCH);
@@ -693,8 +722,10 @@ static void jtsc_core_failures_test(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, c->tested + c->pending, 0U);
 		KUNIT_EXPECT_EQ(test, jtsc_core_pick(c, JTSC_COLLECT_ALL, 0), JTSC_SRC_SPEC);
 		jtsc_test_stream(s, JTSC_TEST_STARTUP, NULL, at += JTSC_TEST_STARTUP, 0);
-		ph = jtsc_core_startup(c, JTSC_SRC_SPEC, 0, s, 0, 1);
+		ph = jtsc_core_startup(c, JTSC_SRC_SPEC, 3, s, 0, 1);
 		KUNIT_ASSERT_EQ(test, ph, JTSC_RUNNING);
+		KUNIT_EXPECT_PTR_EQ(test, c->life[JTSC_SRC_SPEC].health.params,
+				    &jtsc_ladder[2 - i]);
 		/* In the first round, a window released between failures. */
 		if (i)
 			continue;
@@ -715,6 +746,7 @@ static void jtsc_core_failures_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, jtsc_core_pick(c, BIT(JTSC_SRC_SPEC), 0), -ENODEV);
 	jtsc_core_park(c, true);
 	KUNIT_EXPECT_EQ(test, c->life[JTSC_SRC_SPEC].phase, JTSC_DEAD);
+	KUNIT_EXPECT_EQ(test, c->life[JTSC_SRC_SPEC].demoted, 0U);
 
 	/* The permanent RCT cutoff at the ceiling, in one batch. */
 	jtsc_test_stream(s, JTSC_TEST_STARTUP, NULL, at += JTSC_TEST_STARTUP, 0);
@@ -1529,13 +1561,27 @@ static void jtsc_buffer_test(struct kunit *test)
 	struct jtsc_rng *rng;
 	unsigned int i;
 	u64 words[4];
+	u8 *other;
 	int ret;
 
 	if (!IS_ENABLED(CONFIG_X86_64))
 		kunit_skip(test, "no speculative collector on this architecture");
 	rng = jtsc_test_rng(test, g, &ret);
 	KUNIT_ASSERT_EQ(test, ret, 0);
-	KUNIT_EXPECT_NOT_NULL(test, rng->mem);
+	KUNIT_ASSERT_NOT_NULL(test, rng->mem);
+	/* No page like another: this buffer's tag and address, and its index */
+	other = jtsc_spec_alloc();
+	KUNIT_ASSERT_NOT_NULL(test, other);
+	for (i = 0; i < JTSC_TEST_BUF_SIZE / PAGE_SIZE; i++) {
+		const u64 *a = (u64 *)(rng->mem + i * PAGE_SIZE);
+		const u64 *b = (u64 *)(other + i * PAGE_SIZE);
+
+		KUNIT_EXPECT_EQ(test, a[0], *(u64 *)rng->mem);
+		KUNIT_EXPECT_EQ(test, a[1], (unsigned long)rng->mem);
+		KUNIT_EXPECT_EQ(test, a[2], i);
+		KUNIT_EXPECT_TRUE(test, a[0] != b[0] && a[1] != b[1]);
+	}
+	vfree(other);
 	KUNIT_EXPECT_FALSE(test, jtsc_park_idle(rng, 0));
 	KUNIT_EXPECT_NULL(test, rng->mem);
 	KUNIT_EXPECT_GT(test, jtsc_rng_pull(rng, words, sizeof(words)), 0);
@@ -1962,6 +2008,7 @@ static struct kunit_case jtsc_test_cases[] = {
 	KUNIT_CASE(jtsc_health_healthy_test),
 	KUNIT_CASE(jtsc_health_rct_test),
 	KUNIT_CASE(jtsc_health_apt_test),
+	KUNIT_CASE(jtsc_health_guard_test),
 	KUNIT_CASE(jtsc_health_hold_test),
 	KUNIT_CASE_PARAM(jtsc_det_health_test, jtsc_det_gen_params),
 	KUNIT_CASE_PARAM(jtsc_det_startup_test, jtsc_det_gen_params),

@@ -9,7 +9,7 @@ set -u
 PROG=check
 . "$(dirname "$0")/lib.sh"
 
-ALL_STEPS="newcomer tree series checkpatch bisect guest loop w1-sparse kunit kunit-debug boot fault clone rounds unseeded module fips matrix arm64 docs cutoffs"
+ALL_STEPS="newcomer tree series checkpatch bisect guest loop w1-sparse kunit kunit-debug boot fault clone rounds unseeded module fips matrix arm64 docs cutoffs guard"
 # Steps that build kernels take the shared build lock once, for the whole step.
 LOCKED_STEPS="newcomer bisect guest w1-sparse kunit kunit-debug unseeded matrix arm64"
 fail() { echo "FAIL: $*"; exit 1; }
@@ -172,6 +172,9 @@ step_kunit_debug() {
 	! grep -E 'BUG: |WARNING: possible|ODEBUG:|INFO: possible' "$log" ||
 		fail "KASAN, lockdep or debug-objects report in $log"
 	echo "no KASAN, lockdep or debug-objects report in the kernel log ($log)"
+	# the timed loop in that KASAN build: not instrumented, in its order
+	"$HARNESS/measure/loop-check.sh" "$BUILD/obj-kunit-debug/crypto/jitter_tsc_kcapi.o" ||
+		fail "the loop is instrumented or out of order in the KASAN build"
 }
 
 step_boot() {
@@ -350,6 +353,17 @@ step_docs() {
 	"$HARNESS/bench/readme-table.sh" check || fail "README.md does not show the latest make bench table"
 	python3 "$HARNESS/measure/check-docs.py" "$ROOT" ||
 		fail "figures in the docs, changelogs or comments disagree with the code"
+}
+
+step_guard() {
+	# The health tests guard twice the credit: sources of known min-entropy
+	# (i.i.d., repeating and stepping Markov chains) through the core's own
+	# tests at every ladder step; from 16/256 up, at H = credit each fails
+	# within 10^6 samples, at 1.5 x credit within 10^7, and none at twice
+	# the credit in 10^8 (harness/measure/guard-power.c; about 4 minutes).
+	( top=$ROOT; . "$HARNESS/measure/lib.sh"; build_tools guard-power ) ||
+		fail "guard-power does not build"
+	"$ROOT/build/measure/guard-power" || fail "the guard misses (above)"
 }
 
 step_cutoffs() {

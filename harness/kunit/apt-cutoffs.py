@@ -7,8 +7,8 @@
 # binomial CDF reaches 1 - alpha. jitter_tsc uses it twice: the Adaptive
 # Proportion Test (W = 512, alpha = 2^-30 and 2^-60) and the hits of each
 # determinism predictor in a window (W = 4096, alpha = 2^-37 and 2^-67, the
-# APT's alphas over 128 for 68 predictors). H = credit / 256 bit, credit as
-# in struct jtsc_health_params. Computed with 100-digit decimal arithmetic,
+# APT's alphas over 128 for the RCT and 70 predictors). H in 1/256 bit, twice
+# a credit of struct jtsc_health_params. Computed with 100-digit decimal arithmetic,
 # each binomial term from the one above it, independently of
 # crypto/jitter_tsc_core.c. The output is pasted between the BEGIN/END markers
 # in the test; harness/kunit/check-lfsr-vectors.sh re-runs this and diffs.
@@ -16,9 +16,10 @@ from decimal import Decimal, getcontext
 
 getcontext().prec = 100
 
-# Credits in 1/256 bit the test can look up: today's, and the ones a
-# remeasurement may pick, up to 4 bits (32 bits in a word of 8 samples).
-CREDITS = (2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256)
+# Min-entropies in 1/256 bit the test can look up: twice each credit of the
+# ladder (the tests guard twice the credit), and the ones a remeasurement
+# may pick.
+CREDITS = (4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384)
 # (window, log2 of alpha, log2 of the permanent alpha)
 TESTS = ((512, 30, 60), (4096, 37, 67))
 

@@ -5,12 +5,13 @@ Parses the jtsc_ladder[] initialiser of crypto/jitter_tsc_core.c (credit in
 1/256 bit, samples per word, every cutoff) and the enum constants of
 crypto/jitter_tsc_internal.h (windows, alphas, the word
 limits), recomputes
-  RCT   C = 1 + ceil(-log2(alpha) / H)                   (90B 4.4.1)
+  RCT   C = 1 + ceil(-log2(alpha) / H), at alpha / 128   (90B 4.4.1)
   APT   C = 1 + CRITBINOM(W, 2^-H, 1 - alpha), W = 512   (90B 4.4.2)
   run   a predictor's run of hits: the RCT formula at alpha / 128
   hits  a predictor's hits in its window: the APT formula at alpha / 128
-with H = credit / 256 bit per raw sample, alpha = 2^-30 (intermittent) and
-2^-60 (permanent), exactly (integers and 120-digit decimals, never 1 - 2^-60
+with H = JTSC_GUARD x credit / 256 bit per raw sample (the tests guard twice
+the credit), alpha = 2^-30 (intermittent) and 2^-60 (permanent); the RCT is
+the previous sample's predictor, one of the 128 tests that share alpha. Exactly (integers and 120-digit decimals, never 1 - 2^-60
 in doubles), and checks that each step's samples
 per word is the largest power of two up to JTSC_MAX_SAMPLES_PER_WORD that
 keeps a word within JTSC_MAX_WORD_CREDIT, and that credits ascend.
@@ -29,7 +30,8 @@ from decimal import Decimal, getcontext
 
 getcontext().prec = 120
 ALPHA_LOG2 = {"": 30, "perm_": 60}   # intermittent, permanent
-PRED_EXTRA_LOG2 = 7                   # 68 predictors, each at alpha / 128
+PRED_EXTRA_LOG2 = 7                   # the RCT and 69 predictors, each at alpha / 128
+GUARD = 2                             # the tests are sized for twice the credit
 ENTROPY_SHIFT = 8                     # credit is in 1/256 bit
 
 
@@ -190,12 +192,15 @@ def main():
         return
     env = ev.env
     need = ("JTSC_APT_WINDOW", "JTSC_PRED_WINDOW", "JTSC_ALPHA_LOG2", "JTSC_PERM_ALPHA_LOG2",
-            "JTSC_MAX_WORD_CREDIT", "JTSC_MAX_SAMPLES_PER_WORD")
+            "JTSC_MAX_WORD_CREDIT", "JTSC_MAX_SAMPLES_PER_WORD", "JTSC_GUARD")
     missing = [n for n in need if not isinstance(env.get(n), int)]
     if missing:
         sys.exit("check-cutoffs: %s lacks %s" % (args.source, ", ".join(missing)))
     if (env["JTSC_ALPHA_LOG2"], env["JTSC_PERM_ALPHA_LOG2"]) != (30, 60):
         sys.exit("check-cutoffs: the alphas are not 2^-30 and 2^-60")
+    if env["JTSC_GUARD"] != 2:
+        sys.exit("check-cutoffs: the health tests guard %s times the credit, not twice" %
+                 env["JTSC_GUARD"])
     bad = []
     print("%-8s %-18s %8s %8s  %s" % ("credit", "constant", "in code", "90B", "result"))
 
@@ -213,6 +218,7 @@ def main():
             bad.append("%s: credits must ascend and stay below 8 bits" % who)
             continue
         last = credit
+        guard = GUARD * credit
         spw = env["JTSC_MAX_SAMPLES_PER_WORD"]
         while credit * spw > env["JTSC_MAX_WORD_CREDIT"]:
             spw //= 2
@@ -222,12 +228,12 @@ def main():
             for name in ("rct", "run", "apt", "hits"):
                 if not isinstance(r.get("%s_%scutoff" % (name, pre)), int):
                     bad.append("%s: no %s_%scutoff" % (who, name, pre))
-            check(who, "rct_%scutoff" % pre, r.get("rct_%scutoff" % pre), rct_cutoff(credit, alog))
-            check(who, "run_%scutoff" % pre, r.get("run_%scutoff" % pre), rct_cutoff(credit, plog))
+            check(who, "rct_%scutoff" % pre, r.get("rct_%scutoff" % pre), rct_cutoff(guard, plog))
+            check(who, "run_%scutoff" % pre, r.get("run_%scutoff" % pre), rct_cutoff(guard, plog))
             check(who, "apt_%scutoff" % pre, r.get("apt_%scutoff" % pre),
-                  apt_cutoff(env["JTSC_APT_WINDOW"], credit, alog))
+                  apt_cutoff(env["JTSC_APT_WINDOW"], guard, alog))
             check(who, "hits_%scutoff" % pre, r.get("hits_%scutoff" % pre),
-                  apt_cutoff(env["JTSC_PRED_WINDOW"], credit, plog))
+                  apt_cutoff(env["JTSC_PRED_WINDOW"], guard, plog))
     if bad:
         for b in bad:
             print("check-cutoffs: " + b)

@@ -93,9 +93,9 @@ int main(void)
 	jtsc_core_park(&c, true);
 	CHECK(c.life[0].phase == JTSC_DEAD, "death outlives a park");
 
-	/* 4. an intermittent failure needs a new startup test; three retire */
+	/* 4. an intermittent failure needs a new startup test, a step lower; three retire */
 	fill_random(start, sizeof(start));
-	ph = jtsc_core_startup(&c, JTSC_SRC_TIMER, 0, start, 0, 1);
+	ph = jtsc_core_startup(&c, JTSC_SRC_TIMER, JTSC_MAX_INTERMITTENT, start, 0, 1);
 	for (i = 0; i < JTSC_MAX_INTERMITTENT && ph == JTSC_RUNNING; i++) {
 		unsigned int k;
 
@@ -108,7 +108,10 @@ int main(void)
 		printf("# failure %u: %s\n", i + 1, phase_name[ph]);
 		if (ph == JTSC_RESTART) {
 			fill_random(start, sizeof(start));
-			ph = jtsc_core_startup(&c, JTSC_SRC_TIMER, 0, start, 0, 1);
+			ph = jtsc_core_startup(&c, JTSC_SRC_TIMER, JTSC_MAX_INTERMITTENT, start, 0, 1);
+			CHECK(c.life[JTSC_SRC_TIMER].health.params ==
+			      &jtsc_ladder[JTSC_MAX_INTERMITTENT - 1 - i],
+			      "failure %u restarts it a step lower", i + 1);
 		}
 	}
 	CHECK(ph == JTSC_DEAD && i == JTSC_MAX_INTERMITTENT,

@@ -5,7 +5,8 @@
  * of 8-bit samples, one per byte, and print what jtsc_estimate_samples() returns:
  *
  *   literal MCV V, literal t-tuple V, literal LRS V, literal MultiMCW V,
- *   literal lag V    each estimate in bits per sample (12 decimals) or n/a
+ *   literal lag V, literal MultiMMC V, literal bitstring MultiMMC V
+ *                    each estimate in bits per sample (12 decimals) or n/a
  *   H_min V          their minimum, at most 8
  *   estimator NAME   the estimator giving it
  *   samples N        the number of samples used

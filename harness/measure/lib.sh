@@ -159,6 +159,10 @@ build_tools() {
 		host-timer)
 			fresh "$M/$t" "$src" || gcc $CFLAGS_TOOLS -pthread -o "$M/$t" "$src" ;;
 		health-host) build_health ;;
+		guard-power)
+			# shellcheck disable=SC2086
+			fresh "$M/$t" "$src" $CORE $CORE_HDRS ||
+				gcc $CFLAGS_TOOLS $CORE_CFLAGS -o "$M/$t" "$src" $CORE -lm ;;
 		ea-core) build_ea_core ;;
 		peer) build_peer ;;
 		*) echo "measure: no tool $t" >&2; return 1 ;;

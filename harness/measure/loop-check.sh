@@ -8,8 +8,9 @@
 # crypto/jitter_tsc_kcapi.o and spec_fill() in the user-space tool host-spec.
 # Prints each loop (objdump -d, relocations folded in) and one verdict line
 # per build to standard output and to out/measure/loop-check.txt; also shows
-# the kernel's __sw_hweight64 return (ret, or a return thunk). Exits 1 if a
-# check fails.
+# the kernel's __sw_hweight64 return (ret, or a return thunk). Fails where
+# the function calls sanitizer instrumentation (crypto/Makefile exempts
+# jitter_tsc_kcapi.o). Exits 1 if a check fails.
 # usage: harness/measure/loop-check.sh [KCAPI_O [HOST_SPEC]]
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -36,6 +37,10 @@ check() {
 	b=$(body "$2" "$3")
 	if [ -z "$b" ]; then
 		echo "loop-check: $1: no function $3 in $2"; fails=$((fails + 1)); return
+	fi
+	if echo "$b" | grep -Eq 'call.*(__asan|__kasan|__ubsan|__sanitizer_cov|__tsan|__kcsan)'; then
+		echo "loop-check: $1: $3 calls KASAN, UBSAN, KCOV or KCSAN instrumentation"
+		fails=$((fails + 1))
 	fi
 	echo "$1: $3 in ${2#"$top"/}, the loop:"
 	echo "$b" | awk '

@@ -11,6 +11,7 @@
 #define max(x, y)	({ __auto_type _x = (x); __auto_type _y = (y); _x > _y ? _x : _y; })
 #define min_t(type, x, y)	({ type _x = (x); type _y = (y); _x < _y ? _x : _y; })
 #define max_t(type, x, y)	({ type _x = (x); type _y = (y); _x > _y ? _x : _y; })
+#define max3(x, y, z)	max(max(x, y), z)
 #define clamp(val, lo, hi)	min(max(val, lo), hi)
 
 #endif /* _JTSC_USER_LINUX_MINMAX_H */
