@@ -96,6 +96,18 @@ int jtsc_ladder_pick(const struct jtsc_estimate *e, unsigned int margin)
 	return step;
 }
 
+/*
+ * How long to wait after @passes passes of the speculative loop took @ns:
+ * a pass faster than JTSC_FLOOR_PS would activate a DRAM row more often
+ * than the Rowhammer bound allows (JTSC_FLOOR_PS's comment).
+ */
+u64 jtsc_floor_wait(u64 ns, unsigned int passes)
+{
+	u64 floor = (u64)passes * JTSC_FLOOR_PS / 1000;
+
+	return ns < floor ? floor - ns : 0;
+}
+
 /* NULL if @read can time the collectors, else why not: stuck, coarse, slow to read */
 const char *jtsc_counter_check(u64 (*read)(void), u64 (*clock_ns)(void),
 			       struct jtsc_counter *c)

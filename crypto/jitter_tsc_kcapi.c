@@ -18,6 +18,7 @@
 #include <crypto/sha2.h>
 #include <linux/async.h>
 #include <linux/completion.h>
+#include <linux/delay.h>
 #include <linux/fips.h>
 #include <linux/module.h>
 #include <linux/notifier.h>
@@ -83,9 +84,12 @@ static int jtsc_spec_collect(struct jtsc_rng *rng)
 	if (!rng->mem || !jtsc_spec_usable())
 		return -ENODEV;
 	for (at = 0; at < JTSC_BATCH; at += JTSC_SPEC_CHUNK) {
+		u64 t0 = local_clock();
+
 		migrate_disable();
 		jtsc_spec_fill(rng->raw + at, JTSC_SPEC_CHUNK, rng->mem, &rng->pass);
 		migrate_enable();
+		ndelay(jtsc_floor_wait(local_clock() - t0, JTSC_SPEC_CHUNK));
 		cond_resched();
 	}
 	return 0;
@@ -156,11 +160,12 @@ static int jtsc_collect(struct jtsc_rng *rng, enum jtsc_source src)
  * The speculative buffer. Each page starts with a tag of this buffer (random
  * once the crng is ready, the counter before), the buffer's address and the
  * page's index, so that no two pages anywhere have the same content and no
- * host can merge them.
+ * host can merge them. It is the instance's, shared by its readers: charged
+ * to no reader's memory cgroup, whose limit could refuse it for the others.
  */
 u8 *jtsc_spec_alloc(void)
 {
-	u8 *mem = JTSC_SPEC_MEM_SIZE ? __vmalloc(JTSC_SPEC_MEM_SIZE, GFP_KERNEL_ACCOUNT) : NULL;
+	u8 *mem = JTSC_SPEC_MEM_SIZE ? __vmalloc(JTSC_SPEC_MEM_SIZE, GFP_KERNEL) : NULL;
 	u64 tag = rng_is_initialized() ? get_random_u64() : random_get_entropy();
 	unsigned long i;
 
@@ -304,10 +309,11 @@ static int jtsc_start(struct jtsc_rng *rng, enum jtsc_source src)
 		flush_work(&rng->group->estimate);
 		step = jtsc_group_step(rng->group, src);
 	}
+	/* out of memory is this caller's error, not the collector's */
 	if (step >= 0 && JTSC_SPEC_MEM_SIZE && src == JTSC_SRC_SPEC && !rng->mem) {
 		rng->mem = jtsc_spec_alloc();
 		if (!rng->mem)
-			step = -ENOMEM;
+			return -ENOMEM;
 	}
 	samples = kvmalloc(JTSC_STARTUP_SAMPLES, GFP_KERNEL_ACCOUNT);
 	if (!samples)
@@ -326,7 +332,6 @@ static int jtsc_start(struct jtsc_rng *rng, enum jtsc_source src)
 		atomic64_inc(&rng->group->stats[src].refused);
 		pr_info_ratelimited("%s collector refused: %s\n", rng->group->col[src].name,
 				    step == -EIO ? "not available" :
-				    step == -ENOMEM ? "out of memory" :
 				    step == -ENOENT ? "no runtime estimate was made" :
 				    step < 0 ? "runtime estimate below the floor" :
 				    "startup health test failed");

@@ -402,6 +402,17 @@ static void jtsc_health_guard_test(struct kunit *test)
 	}
 }
 
+/* The Rowhammer floor: a chunk faster than 62.5 ns a pass waits out the rest */
+static void jtsc_floor_test(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, jtsc_floor_wait(0, 128), 8000ULL);
+	KUNIT_EXPECT_EQ(test, jtsc_floor_wait(100, 128), 7900ULL);
+	KUNIT_EXPECT_EQ(test, jtsc_floor_wait(7999, 128), 1ULL);
+	KUNIT_EXPECT_EQ(test, jtsc_floor_wait(8000, 128), 0ULL);
+	KUNIT_EXPECT_EQ(test, jtsc_floor_wait(30000, 128), 0ULL);
+	KUNIT_EXPECT_EQ(test, jtsc_floor_wait(0, 1), 62ULL);
+}
+
 /*
  * After a permanent failure the tests start again from jtsc_health_init();
  * runs still going when a window closes are held (jtsc_health_hold()).
@@ -2009,6 +2020,7 @@ static struct kunit_case jtsc_test_cases[] = {
 	KUNIT_CASE(jtsc_health_rct_test),
 	KUNIT_CASE(jtsc_health_apt_test),
 	KUNIT_CASE(jtsc_health_guard_test),
+	KUNIT_CASE(jtsc_floor_test),
 	KUNIT_CASE(jtsc_health_hold_test),
 	KUNIT_CASE_PARAM(jtsc_det_health_test, jtsc_det_gen_params),
 	KUNIT_CASE_PARAM(jtsc_det_startup_test, jtsc_det_gen_params),

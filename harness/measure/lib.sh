@@ -170,9 +170,12 @@ build_tools() {
 	done
 }
 
-host_cpu() {
+host_cpu() {	# the model name, and family and model: two "AMD EPYC" VMs differed
 	m=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
-	grep -q '^flags.* hypervisor' /proc/cpuinfo && m="$m (in a VM)"
+	fm=$(awk -F': ' '/^cpu family/ { f = $2 } /^model[[:space:]]*:/ { m = $2 }
+		END { if (f != "") printf "family %s model %s", f, m }' /proc/cpuinfo)
+	grep -q '^flags.* hypervisor' /proc/cpuinfo && m="$m (in a VM${fm:+, $fm})" ||
+		m="$m${fm:+ ($fm)}"
 	echo "$m"
 }
 
