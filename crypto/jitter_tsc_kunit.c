@@ -373,31 +373,38 @@ static void jtsc_health_apt_test(struct kunit *test)
 }
 
 /*
- * The guard: at 16/256 and at the ceiling, a source whose most common value
- * has probability 2^-credit (else one of the 255 others) fails within 10^6
- * samples; one at twice the credit, where the tests are sized, does not.
+ * The guard: at 16/256 and at the ceiling, a source of H = credit fails
+ * within the startup test's 12288 samples, one of twice the credit, where
+ * the tests are sized, passes 10^6. Two sources: one value with probability
+ * 2^-H (else one of the 255 others), and the last value plus 37 with it.
  */
 static void jtsc_health_guard_test(struct kunit *test)
 {
 	/* 2^-H in 1/2^32 for H = 16, 32, 192 and 384 / 256 bit */
 	static const u32 q[2][2] = { { 4112874773U, 3938502376U }, { 2553802834U, 1518500250U } };
-	unsigned int top, guard, n;
+	unsigned int top, guard, step, n;
 	u64 r = JTSC_TEST_SEED, x;
+	u8 s = 0;
 
 	KUNIT_ASSERT_EQ(test, jtsc_ladder[6].credit, 16U);
 	for (top = 0; top < 2; top++) {
-		for (guard = 0; guard < 2; guard++) {
+		for (guard = 0; guard < 4; guard++) {
 			struct jtsc_health *h = jtsc_test_health(test, top ? JTSC_TEST_TOP :
 								  &jtsc_ladder[6]);
+			unsigned int budget = guard & 1 ? 1000000 : JTSC_TEST_STARTUP;
+			u8 want;
 
-			for (n = 1; n <= 1000000; n++) {
+			step = guard >> 1;
+			for (n = 1; n <= budget; n++) {
 				x = jtsc_test_prng(&r);
-				if (jtsc_health_sample(h, (x >> 32) < q[top][guard] ? 0x5a :
-						       0x5b + ((u32)x * 255ULL >> 32)))
+				want = step ? s + 37 : 0x5a;
+				s = (x >> 32) < q[top][guard & 1] ? want : want + 1 + ((u32)x * 255ULL >> 32);
+				if (jtsc_health_sample(h, s))
 					break;
 			}
-			KUNIT_EXPECT_EQ_MSG(test, n > 1000000, guard, "credit %u, H = %u x credit",
-					    h->params->credit, guard + 1);
+			KUNIT_EXPECT_EQ_MSG(test, n > budget, guard & 1, "credit %u, %s, H = %u x credit",
+					    h->params->credit, step ? "stepping" : "i.i.d.",
+					    (guard & 1) + 1);
 		}
 	}
 }

@@ -32,6 +32,41 @@ CORE = 'crypto/jitter_tsc_core.c'
 MUTANTS = [
     # The core: credit, health tests, release, a collector's life
     {
+        'name': 'no-window-first',
+        'what': "the window's first sample predicts nothing: a source that falls "
+                "to the credit passes the startup test's 12288 samples",
+        'cases': ['jtsc_health_guard_test'],
+        'file': CORE,
+        'old': 'JTSC_PRED_FIRST, h->pred_seen && sample == h->first)',
+        'new': 'JTSC_PRED_FIRST, false)',
+    },
+    {
+        'name': 'no-window-difference',
+        'what': "the window's first difference predicts nothing: a stepping "
+                "source at the credit passes",
+        'cases': ['jtsc_health_guard_test'],
+        'file': CORE,
+        'old': 'h->pred_seen && diff == h->first_diff)',
+        'new': 'false)',
+    },
+    {
+        'name': 'no-step-lower',
+        'what': 'an intermittent failure restarts the collector at the same '
+                'step: a source at twice the credit keeps it',
+        'cases': ['jtsc_core_failures_test'],
+        'file': CORE,
+        'old': '\tl->demoted++;\n',
+        'new': '',
+    },
+    {
+        'name': 'no-floor',
+        'what': 'a chunk faster than the Rowhammer floor waits for nothing',
+        'cases': ['jtsc_floor_test'],
+        'file': CORE,
+        'old': '\treturn ns < floor ? floor - ns : 0;',
+        'new': '\treturn 0;',
+    },
+    {
         'name': 'credit-doubled',
         'what': 'every word handed out credited twice what it carries',
         'cases': ['jtsc_core_words_test', 'jtsc_output_model_test', 'jtsc_pull_test'],
