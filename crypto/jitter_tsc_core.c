@@ -355,7 +355,6 @@ static void jtsc_core_wipe(struct jtsc_core *c)
 	memzero_explicit(&c->lfsr, sizeof(c->lfsr));
 	c->tested = 0;
 	c->pending = 0;
-	c->stale = 0;
 }
 
 /*
@@ -472,7 +471,6 @@ static void jtsc_core_discard(struct jtsc_core *c, unsigned int words)
 	memzero_explicit(c->pool + left, words * sizeof(c->pool[0]));
 	c->tested -= tested;
 	c->pending -= words - tested;
-	c->stale -= min(words, c->stale);
 }
 
 /**
@@ -499,10 +497,10 @@ void jtsc_core_begin_request(struct jtsc_core *c, unsigned int words,
 {
 	unsigned int fresh = jtsc_core_words(c, fresh_credit);
 	unsigned int keep = words > fresh ? words - fresh : 0;
+	unsigned int old = c->tested + c->pending;
 
-	c->stale = c->tested + c->pending;
-	if (c->stale > keep)
-		jtsc_core_discard(c, c->stale - keep);
+	if (old > keep)
+		jtsc_core_discard(c, old - keep);
 }
 
 /* Empty an instance: a startup test again; on a @new_machine, refused ones too */

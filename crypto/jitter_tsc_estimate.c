@@ -731,7 +731,6 @@ void jtsc_estimate_samples(const u8 *samples, unsigned int n, void *work, struct
 	}
 	for (i = 0; i < n; i++)
 		w.sym[i] = w.cnt[samples[i]];
-	e->symbols = k;
 
 	/* 6.3.1 MCV: p = the most common symbol's count / n */
 	e->h[JTSC_EST_MCV] = fx_entropy(upper_bound(fx_frac(maxcount, n), n));

@@ -38,7 +38,6 @@ struct jtsc_estimate {
 	u64 h_min;			/* the lowest, at most 8 bits */
 	enum jtsc_estimator which;	/* the estimator that gave it */
 	unsigned int samples;
-	unsigned int symbols;		/* distinct sample values */
 };
 
 extern const char *const jtsc_estimator_name[JTSC_NR_ESTIMATORS];
@@ -177,7 +176,7 @@ struct jtsc_core {
 	struct jtsc_life life[JTSC_NR_SOURCES];
 	u64 lfsr;
 	u64 pool[JTSC_POOL_WORDS];
-	unsigned int tested, pending, stale;
+	unsigned int tested, pending;
 };
 
 int jtsc_core_pick(const struct jtsc_core *c, unsigned long usable, unsigned long now);

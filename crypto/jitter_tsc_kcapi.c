@@ -298,8 +298,7 @@ static void jtsc_log_dead(struct jtsc_rng *rng, enum jtsc_source src)
 /* The startup test of @src on @rng: 0, -EAGAIN to pick again, or -ENOMEM */
 static int jtsc_start(struct jtsc_rng *rng, enum jtsc_source src)
 {
-	struct jtsc_life *l = &rng->core.life[src];
-	enum jtsc_phase was = l->phase, now;
+	enum jtsc_phase now;
 	int step = jtsc_group_step(rng->group, src);
 	u8 *samples;
 
@@ -335,7 +334,7 @@ static int jtsc_start(struct jtsc_rng *rng, enum jtsc_source src)
 				    step == -ENOENT ? "no runtime estimate was made" :
 				    step < 0 ? "runtime estimate below the floor" :
 				    "startup health test failed");
-	} else if (now == JTSC_DEAD && was != JTSC_DEAD) {
+	} else if (now == JTSC_DEAD) {
 		jtsc_log_dead(rng, src);
 	}
 	return -EAGAIN;

@@ -174,7 +174,7 @@ MUTANTS = [
                 'the machine predicts its first block)',
         'cases': ['jtsc_core_words_test', 'jtsc_output_model_test'],
         'file': CORE,
-        'old': '\tif (c->stale > keep)',
+        'old': '\tif (old > keep)',
         'new': '\tif (0)',
     },
     {

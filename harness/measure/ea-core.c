@@ -10,7 +10,7 @@
  *   H_min V          their minimum, at most 8
  *   estimator NAME   the estimator giving it
  *   samples N        the number of samples used
- *   symbols K        the number of distinct sample values
+ *   symbols K        the number of distinct sample values (counted here)
  *   ms T             the time of the jtsc_estimate_samples() call, in milliseconds
  *
  * usage: ea-core [-n MAX] [-o OFFSET] FILE
@@ -38,6 +38,19 @@ static void usage(FILE *f)
 	fprintf(f, "usage: ea-core [-n MAX] [-o OFFSET] FILE\n"
 		"  -n  use at most MAX samples (default: all, at most 2^31 - 1)\n"
 		"  -o  skip the first OFFSET bytes of FILE\n");
+}
+
+/* The number of distinct values among @n bytes */
+static unsigned int distinct(const u8 *s, size_t n)
+{
+	unsigned char seen[256] = { 0 };
+	unsigned int k = 0;
+
+	while (n--) {
+		k += !seen[s[n]];
+		seen[s[n]] = 1;
+	}
+	return k;
 }
 
 static double ms_since(const struct timespec *t0)
@@ -135,7 +148,7 @@ int main(int argc, char **argv)
 	print_h("H_min", e.h_min);
 	printf("estimator %s\n", jtsc_estimator_name[e.which]);
 	printf("samples %u\n", e.samples);
-	printf("symbols %u\n", e.symbols);
+	printf("symbols %u\n", distinct(buf, n));
 	printf("ms %.3f\n", ms);
 	free(work);
 	free(buf);
