@@ -41,8 +41,8 @@
  * 1 + CRITBINOM(512, 2^-H, 1 - alpha); the RCT (the previous sample's
  * predictor) and the predictors' runs 1 + ceil(-log2(alpha / 128) / H),
  * their hits (W = 4096) 1 + CRITBINOM(4096, 2^-H, 1 - alpha / 128): the 128
- * tests share alpha, so a source at twice the credit trips none in 10^8
- * samples. W + 1 is never reached. KUnit recomputes them. Columns: credit,
+ * tests share alpha, so a source at twice the credit trips one in 10^8
+ * samples with a probability near 10^-3. W + 1 is never reached. KUnit recomputes them. Columns: credit,
  * samples per word, then RCT, APT, runs, hits cutoffs, each intermittent
  * then permanent.
  */
@@ -145,10 +145,9 @@ const char *jtsc_counter_check(u64 (*read)(void), u64 (*clock_ns)(void),
  * ramping counters), the sample L back (L = 1..64: periods), and the
  * predictor window's first sample and first difference (APTs over 4096
  * samples and their differences, which see a fall from 2 to 1.5 times the
- * credit that 512 samples cannot). A source
- * of H = JTSC_GUARD x credit makes each right with probability at most
- * 2^-H, so their runs and hits per window have cutoffs as the RCT's and
- * APT's.
+ * credit that 512 samples cannot). A source of H = JTSC_GUARD x credit
+ * makes each right with probability at most 2^-H, so their runs and hits
+ * per window have cutoffs as the RCT's and APT's.
  */
 
 void jtsc_health_init(struct jtsc_health *h, const struct jtsc_health_params *params)
