@@ -42,9 +42,9 @@
  * predictor) and the predictors' runs 1 + ceil(-log2(alpha / 128) / H),
  * their hits (W = 4096) 1 + CRITBINOM(4096, 2^-H, 1 - alpha / 128): the 128
  * tests share alpha, so a source at twice the credit trips one in 10^8
- * samples with a probability near 10^-3. W + 1 is never reached. KUnit recomputes them. Columns: credit,
- * samples per word, then RCT, APT, runs, hits cutoffs, each intermittent
- * then permanent.
+ * samples with a probability near 10^-3. W + 1 is never reached. KUnit
+ * recomputes them. Columns: credit, samples per word, then RCT, APT, runs,
+ * hits cutoffs, each intermittent then permanent.
  */
 const struct jtsc_health_params jtsc_ladder[] = {
 	{ 2, 512, 2369, 4289, 513, 513, 2369, 4289, 4089, 4097 },

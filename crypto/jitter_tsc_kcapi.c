@@ -684,6 +684,18 @@ static struct notifier_block jtsc_pm_nb = {
 	.notifier_call = jtsc_changed_notify,
 };
 
+#if IS_ENABLED(CONFIG_CRYPTO_JITTER_TSC_SEED)
+/* random.c's parameter, read here too: untrusted, nothing runs for it at boot */
+static bool jtsc_trusted __initdata = true;
+static int __init jtsc_parse_trust(char *arg)
+{
+	return kstrtobool(arg, &jtsc_trusted);
+}
+early_param("random.trust_jitter_tsc", jtsc_parse_trust);
+#else
+#define jtsc_trusted	false
+#endif
+
 static char *collectors = "all";
 module_param(collectors, charp, 0400);
 MODULE_PARM_DESC(collectors, "Collectors to try: all (default), spec, timer or none");
@@ -718,7 +730,7 @@ static void __init jtsc_setup(void *data, async_cookie_t cookie)
 		ret = jtsc_group_init(&jtsc_group, jtsc_collectors, usable,
 				      min_t(unsigned int, nr_cpu_ids, JTSC_MAX_SHARDS));
 	if (!ret) {
-		boot = IS_ENABLED(CONFIG_CRYPTO_JITTER_TSC_SEED) && !rng_is_initialized();
+		boot = jtsc_trusted && !rng_is_initialized();
 		if (boot)
 			ret = jtsc_rng_init(&jtsc_global, &jtsc_group);
 		else

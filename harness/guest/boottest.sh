@@ -498,6 +498,9 @@ if boot trust-off random.trust_jitter_tsc=off jtsc.algs=jitter_tsc; then
 	stock_random trust-off
 	check "trust-off: jitter_tsc still registered with crypto ($(why_unregistered))" \
 		[ "$(jv crypto.jitter_tsc.count)" -ge 1 ] 2>/dev/null
+	check "trust-off: no collector started at boot (jitter_tsc's setup only registered)" \
+		grep -aq 'jitter_tsc: ready, [0-9]* shards: each starts a collector on first use' \
+		"$out/trust-off.log"
 fi
 
 # 4. no collectors: jitter_tsc must stay unregistered, random.c stock
