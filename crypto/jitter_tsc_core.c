@@ -5,7 +5,9 @@
  * Copyright (C) 2026 Jitter TSC Developers
  *
  * The credit ladder, health tests, folding LFSR and a collector's state
- * machine with its pool; no kernel API, so that it runs in user space too.
+ * machine with its pool; of the kernel only types, bit, string and math
+ * helpers, WARN_ON_ONCE() and cond_resched(), so that it runs in user space
+ * too.
  * One raw sample, for both collectors, is the low byte of the counter's
  * delta over one pass: what is estimated, health tested and credited.
  */

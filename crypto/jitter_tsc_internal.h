@@ -28,7 +28,7 @@ enum jtsc_estimator {
 	JTSC_EST_MULTI_MCW,	/* 6.3.7 MultiMCW, from 4096 samples on */
 	JTSC_EST_LAG,		/* 6.3.8 lag prediction, lags 1 to 128 */
 	JTSC_EST_MULTI_MMC,	/* 6.3.9 MultiMMC's orders, each alone */
-	JTSC_EST_BITS_MMC,	/* the same over the samples' bits, x 8 (3.1.3) */
+	JTSC_EST_BITS_MMC,	/* its order 10 over the samples' bits, x 8 (3.1.3) */
 	JTSC_NR_ESTIMATORS
 };
 
@@ -50,7 +50,7 @@ enum {
 	JTSC_ENTROPY_SHIFT = 8,		/* credits are in 1/256 bit */
 	JTSC_APT_WINDOW = 512,		/* SP 800-90B 4.4.2: W for non-binary samples */
 	JTSC_PRED_WINDOW = 4096,	/* predictor hits are counted per window */
-	/* 4.3 (9): >= 1024; 3 windows, so a run fails even at the floor's 4737 */
+	/* 4.3 (9): >= 1024; 3 windows, so that a window's hits can fail at any step */
 	JTSC_STARTUP_SAMPLES = 3 * JTSC_PRED_WINDOW,
 	/* SP 800-90B 4.4: alpha = 2^-30 intermittent, 2^-60 permanent */
 	JTSC_ALPHA_LOG2 = 30,
@@ -165,7 +165,7 @@ struct jtsc_life {
 	enum jtsc_phase phase;
 	unsigned int failures;		/* intermittent, since words were released */
 	unsigned int backoff;		/* the last refusal's wait */
-	unsigned int demoted;		/* steps below the group's, one per failure */
+	unsigned int demoted;		/* steps below the group's: output's failures */
 	unsigned long retry_at;		/* when a refused one may be tried again */
 	struct jtsc_health health;
 };

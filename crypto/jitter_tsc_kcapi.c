@@ -350,26 +350,31 @@ void jtsc_park(struct jtsc_rng *rng)
 	jtsc_free_buf(rng);
 }
 
-/* Run the first collector that may run: -EBUSY while all back off, -EFAULT if none. */
+/*
+ * Run the first collector that may run: -EBUSY while all back off, -EFAULT
+ * if none; one this caller had no memory for is passed over, untouched.
+ */
 static int jtsc_ready(struct jtsc_rng *rng)
 {
 	struct jtsc_core *c = &rng->core;
-	unsigned long tried = 0;
+	unsigned long tried = 0, nomem = 0;
 	int src, ret;
 
 	lockdep_assert_held(&rng->lock);
 	if (rng->generation != atomic_read(&rng->group->generation))
 		jtsc_park(rng);
 	for (;;) {
-		src = jtsc_core_pick(c, rng->group->usable, jiffies);
+		src = jtsc_core_pick(c, rng->group->usable & ~nomem, jiffies);
 		if (src < 0)
-			return src == -EAGAIN ? -EBUSY : -EFAULT;
+			return nomem ? -ENOMEM : src == -EAGAIN ? -EBUSY : -EFAULT;
 		if (c->src == src && c->life[src].phase == JTSC_RUNNING)
 			return 0;
 		if (__test_and_set_bit(src, &tried))
 			return -EAGAIN;
 		ret = jtsc_start(rng, src);
-		if (ret != -EAGAIN)
+		if (ret == -ENOMEM)
+			__set_bit(src, &nomem);
+		else if (ret != -EAGAIN)
 			return ret;
 	}
 }

@@ -26,7 +26,7 @@
 /*
  * The collectors whose bit is set see a counter that advances by the same
  * amount on every pass, as one counting instructions would: whether that
- * is refused is up to the health tests alone.
+ * is refused is up to the estimate and the health tests alone.
  */
 static unsigned int stuck;
 module_param(stuck, uint, 0600);

@@ -636,6 +636,8 @@ if HAVE_BASE:
     # what the glue calls of random.c: its functions that are not static
     base_random = cc.strip_comments(open(os.path.join(BASE, "drivers/char/random.c")).read())
     public = set(re.findall(r"^(?!static)[A-Za-z_][\w \t*]*?\b(\w+)\([^;{}]*\)\s*\{", base_random, re.M))
+    # and what DEFINE_BATCHED_ENTROPY() defines
+    public |= {"get_random_u%d" % b for b in (8, 16, 32, 64)}
     used = {e for e in public if re.search(r"\b%s\s*\(" % e, module_code)}
     for rel, t in docs.items():
         flat = re.sub(r"\s", " ", t)

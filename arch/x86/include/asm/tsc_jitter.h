@@ -4,7 +4,7 @@
  * Thomas Gleixner's "x86/random: Speculation to the rescue"; speculation is
  * not what the entropy comes from. One raw sample is the low byte of the
  * TSC's advance over one pass, and nothing else. A pass loads a line
- * flushed a pass earlier: it times a DRAM access (controller, open rows,
+ * flushed two passes before: it times a DRAM access (controller, open rows,
  * refresh, other cores, TLB walks, interrupts). Where the loop goes depends
  * on the pass number alone, so the rows it touches reveal nothing of the
  * samples. Used by crypto/jitter_tsc_kcapi.c alone, kept with the x86 code
