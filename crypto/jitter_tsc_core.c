@@ -23,6 +23,7 @@
 #include <linux/gcd.h>
 #include <linux/limits.h>
 #include <linux/math.h>
+#include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/sched.h>
 #include <linux/string.h>
@@ -105,7 +106,7 @@ int jtsc_ladder_pick(const struct jtsc_estimate *e, unsigned int margin)
  */
 u64 jtsc_floor_wait(u64 ns, unsigned int passes)
 {
-	u64 floor = (u64)passes * JTSC_FLOOR_PS / 1000;
+	u64 floor = div_u64((u64)passes * JTSC_FLOOR_PS, 1000);
 
 	return ns < floor ? floor - ns : 0;
 }

@@ -66,7 +66,7 @@ enum {
 	JTSC_MAX_SAMPLES_PER_WORD = 512,
 	/* estimate over credit: half as 90B's practice, the rest a window's optimism */
 	JTSC_EST_MARGIN = 8,
-	JTSC_EST_MARGIN_TIMER = 32,
+	JTSC_EST_MARGIN_TIMER = 64,
 	JTSC_BATCH = 512,		/* raw samples per collector call */
 	/* a block, a predictor window pending and what its end holds */
 	JTSC_POOL_WORDS = 192,
