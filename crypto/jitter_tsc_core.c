@@ -493,9 +493,8 @@ unsigned int jtsc_core_take(struct jtsc_core *c, unsigned int words)
 	return credit;
 }
 
-/* Drop old words: a request's first block takes @fresh_credit from new samples */
-void jtsc_core_begin_request(struct jtsc_core *c, unsigned int words,
-			     unsigned int fresh_credit)
+/* Drop old words: the next block takes @fresh_credit from new samples */
+void jtsc_core_begin_block(struct jtsc_core *c, unsigned int words, unsigned int fresh_credit)
 {
 	unsigned int fresh = jtsc_core_words(c, fresh_credit);
 	unsigned int keep = words > fresh ? words - fresh : 0;

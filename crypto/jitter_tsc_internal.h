@@ -185,8 +185,7 @@ enum jtsc_phase jtsc_core_startup(struct jtsc_core *c, enum jtsc_source src, int
 enum jtsc_phase jtsc_core_feed(struct jtsc_core *c, const u8 *raw);
 unsigned int jtsc_core_words(const struct jtsc_core *c, unsigned int credit);
 unsigned int jtsc_core_take(struct jtsc_core *c, unsigned int words);
-void jtsc_core_begin_request(struct jtsc_core *c, unsigned int words,
-			     unsigned int fresh_credit);
+void jtsc_core_begin_block(struct jtsc_core *c, unsigned int words, unsigned int fresh_credit);
 void jtsc_core_park(struct jtsc_core *c, bool new_machine);
 
 #define JTSC_COLLECT_ALL	(BIT(JTSC_SRC_SPEC) | BIT(JTSC_SRC_TIMER))
@@ -263,9 +262,10 @@ static inline void jtsc_debugfs_init(void) { }
 static inline void jtsc_debugfs_exit(void) { }
 #endif
 #ifdef CONFIG_CRYPTO_JITTER_TSC_FAULT_INJECTION
-void jtsc_inject(struct jtsc_rng *rng, enum jtsc_source src);
+void jtsc_inject(u8 *samples, unsigned int n, enum jtsc_source src, bool startup);
 #else
-static inline void jtsc_inject(struct jtsc_rng *rng, enum jtsc_source src) { }
+static inline void jtsc_inject(u8 *samples, unsigned int n, enum jtsc_source src,
+			       bool startup) { }
 #endif
 
 #endif /* _CRYPTO_JITTER_TSC_INTERNAL_H */

@@ -16,7 +16,6 @@
 #include <crypto/internal/rng.h>
 #include <crypto/jitter_tsc.h>
 #include <crypto/sha2.h>
-#include <linux/async.h>
 #include <linux/completion.h>
 #include <linux/delay.h>
 #include <linux/fips.h>
@@ -99,14 +98,20 @@ static void jtsc_timer_fn(struct timer_list *timer)
 {
 }
 
-/* As try_to_generate_entropy(); a pass read on two CPUs is dropped */
+/*
+ * As try_to_generate_entropy(); a pass read on two CPUs is dropped. A batch
+ * ends early, with -EINTR on a signal or -ETIMEDOUT past a second, as the
+ * caller's error: whatever the reader's timing, it fails no one else.
+ */
 static int jtsc_timer_collect(struct jtsc_rng *rng)
 {
 	const struct cpumask *hk = housekeeping_cpumask(HK_TYPE_TIMER);
+	unsigned long end = jiffies + HZ;
 	struct timer_list timer;
 	int cpu, this, last_cpu;
 	unsigned int i = 0;
 	u64 last, now;
+	int ret = 0;
 
 	timer_setup_on_stack(&timer, jtsc_timer_fn, 0);
 	last_cpu = get_cpu();
@@ -124,6 +129,10 @@ static int jtsc_timer_collect(struct jtsc_rng *rng)
 			preempt_enable();
 		}
 		schedule();
+		if (signal_pending(current) || time_after(jiffies, end)) {
+			ret = signal_pending(current) ? -EINTR : -ETIMEDOUT;
+			break;
+		}
 		this = get_cpu();
 		now = jtsc_read_counter();
 		put_cpu();
@@ -134,7 +143,7 @@ static int jtsc_timer_collect(struct jtsc_rng *rng)
 	}
 	timer_shutdown_sync(&timer);
 	destroy_timer_on_stack(&timer);
-	return 0;
+	return ret;
 }
 
 const struct jtsc_collector jtsc_collectors[JTSC_NR_SOURCES] = {
@@ -150,7 +159,7 @@ static int jtsc_collect(struct jtsc_rng *rng, enum jtsc_source src)
 
 	if (ret)
 		return ret;
-	jtsc_inject(rng, src);
+	jtsc_inject(rng->raw, JTSC_BATCH, src, false);
 	atomic64_add(JTSC_BATCH, &rng->group->stats[src].samples);
 	atomic64_add(local_clock() - t0, &rng->group->stats[src].collect_ns);
 	return 0;
@@ -202,19 +211,19 @@ static int jtsc_cmp_est(const void *a, const void *b)
 	return x->h_min < y->h_min ? -1 : x->h_min > y->h_min;
 }
 
-/* JTSC_STARTUP_SAMPLES fresh samples of @src into @samples: 0 or -EIO. */
+/* JTSC_STARTUP_SAMPLES fresh samples of @src into @samples: 0 or -errno. */
 static int jtsc_collect_window(struct jtsc_rng *rng, enum jtsc_source src, u8 *samples)
 {
 	unsigned int at;
+	int ret = 0;
 
-	for (at = 0; at < JTSC_STARTUP_SAMPLES; at += JTSC_BATCH) {
-		if (jtsc_collect(rng, src))
-			return -EIO;
+	for (at = 0; !ret && at < JTSC_STARTUP_SAMPLES; at += JTSC_BATCH) {
+		ret = jtsc_collect(rng, src);
 		memcpy(samples + at, rng->raw, JTSC_BATCH);
 		cond_resched();
 	}
 	memzero_explicit(rng->raw, sizeof(rng->raw));
-	return 0;
+	return ret;
 }
 
 /*
@@ -295,11 +304,15 @@ static void jtsc_log_dead(struct jtsc_rng *rng, enum jtsc_source src)
 			   next == -ENODEV ? "" : " collector");
 }
 
-/* The startup test of @src on @rng: 0, -EAGAIN to pick again, or -ENOMEM */
+/*
+ * The startup test of @src on @rng: 0, -EAGAIN to pick again, or this
+ * caller's error (no memory, a signal, a batch too slow), which changes
+ * nothing for the collector.
+ */
 static int jtsc_start(struct jtsc_rng *rng, enum jtsc_source src)
 {
-	enum jtsc_phase now;
-	int step = jtsc_group_step(rng->group, src);
+	enum jtsc_phase now = JTSC_IDLE;
+	int ret, step = jtsc_group_step(rng->group, src);
 	u8 *samples;
 
 	if (step == -ENOENT) {
@@ -308,7 +321,6 @@ static int jtsc_start(struct jtsc_rng *rng, enum jtsc_source src)
 		flush_work(&rng->group->estimate);
 		step = jtsc_group_step(rng->group, src);
 	}
-	/* out of memory is this caller's error, not the collector's */
 	if (step >= 0 && JTSC_SPEC_MEM_SIZE && src == JTSC_SRC_SPEC && !rng->mem) {
 		rng->mem = jtsc_spec_alloc();
 		if (!rng->mem)
@@ -317,20 +329,21 @@ static int jtsc_start(struct jtsc_rng *rng, enum jtsc_source src)
 	samples = kvmalloc(JTSC_STARTUP_SAMPLES, GFP_KERNEL_ACCOUNT);
 	if (!samples)
 		return -ENOMEM;
-	atomic64_inc(&rng->group->stats[src].startups);
-	if (step >= 0 && jtsc_collect_window(rng, src, samples))
-		step = -EIO;
-	now = jtsc_core_startup(&rng->core, src, step, samples, jiffies, HZ);
+	ret = step >= 0 ? jtsc_collect_window(rng, src, samples) : 0;
+	if (!ret) {
+		jtsc_inject(samples, JTSC_STARTUP_SAMPLES, src, true);
+		atomic64_inc(&rng->group->stats[src].startups);
+		now = jtsc_core_startup(&rng->core, src, step, samples, jiffies, HZ);
+	}
 	kvfree_sensitive(samples, JTSC_STARTUP_SAMPLES);
 	/* the speculative buffer is kept while its collector runs, and only then */
 	if (now != JTSC_RUNNING || src != JTSC_SRC_SPEC)
 		jtsc_free_buf(rng);
-	if (now == JTSC_RUNNING)
-		return 0;
+	if (ret || now == JTSC_RUNNING)
+		return ret;
 	if (now == JTSC_REFUSED) {
 		atomic64_inc(&rng->group->stats[src].refused);
 		pr_info_ratelimited("%s collector refused: %s\n", rng->group->col[src].name,
-				    step == -EIO ? "not available" :
 				    step == -ENOENT ? "no runtime estimate was made" :
 				    step < 0 ? "runtime estimate below the floor" :
 				    "startup health test failed");
@@ -352,30 +365,32 @@ void jtsc_park(struct jtsc_rng *rng)
 
 /*
  * Run the first collector that may run: -EBUSY while all back off, -EFAULT
- * if none; one this caller had no memory for is passed over, untouched.
+ * if none; one that failed for this caller alone is passed over, untouched.
  */
 static int jtsc_ready(struct jtsc_rng *rng)
 {
 	struct jtsc_core *c = &rng->core;
-	unsigned long tried = 0, nomem = 0;
-	int src, ret;
+	unsigned long tried = 0, passed = 0;
+	int src, ret, err = 0;
 
 	lockdep_assert_held(&rng->lock);
 	if (rng->generation != atomic_read(&rng->group->generation))
 		jtsc_park(rng);
 	for (;;) {
-		src = jtsc_core_pick(c, rng->group->usable & ~nomem, jiffies);
+		src = jtsc_core_pick(c, rng->group->usable & ~passed, jiffies);
 		if (src < 0)
-			return nomem ? -ENOMEM : src == -EAGAIN ? -EBUSY : -EFAULT;
+			return err ?: src == -EAGAIN ? -EBUSY : -EFAULT;
 		if (c->src == src && c->life[src].phase == JTSC_RUNNING)
 			return 0;
 		if (__test_and_set_bit(src, &tried))
 			return -EAGAIN;
 		ret = jtsc_start(rng, src);
-		if (ret == -ENOMEM)
-			__set_bit(src, &nomem);
-		else if (ret != -EAGAIN)
+		if (!ret || ret == -EINTR)
 			return ret;
+		if (ret != -EAGAIN) {
+			__set_bit(src, &passed);
+			err = ret;
+		}
 	}
 }
 
@@ -385,10 +400,12 @@ static int jtsc_fill(struct jtsc_rng *rng, unsigned int words)
 	struct jtsc_core *c = &rng->core;
 	enum jtsc_source src = c->src;
 	enum jtsc_phase phase;
+	int ret;
 
 	while (c->tested < words) {
-		if (WARN_ON_ONCE(jtsc_collect(rng, src)))
-			return -EFAULT;
+		ret = jtsc_collect(rng, src);
+		if (ret)
+			return ret == -EINTR ? ret : -EAGAIN;
 		cond_resched();
 		phase = jtsc_core_feed(c, rng->raw);
 		memzero_explicit(rng->raw, sizeof(rng->raw));
@@ -413,7 +430,9 @@ static int jtsc_fill(struct jtsc_rng *rng, unsigned int words)
  * @len: bytes to generate
  *
  * Each block is SHA-256 over the fewest released words carrying
- * JTSC_BLOCK_CREDIT; while all collectors back off, the call waits.
+ * JTSC_BLOCK_CREDIT, JTSC_FRESH_CREDIT of it from samples collected after
+ * the block began: a VM cloned mid-request gives different blocks in each
+ * clone from the next one on. While all collectors back off, the call waits.
  *
  * Context: Process context; sleeps.
  * Return: 0; -EAGAIN after repeated failures or a wait that did not end;
@@ -425,7 +444,6 @@ int jtsc_rng_generate(struct jtsc_rng *rng, u8 *dst, unsigned int len)
 	unsigned long until = jiffies + JTSC_BACKOFF_MAX * HZ;
 	unsigned int done = 0, n, words, retries = 0;
 	u8 block[JTSC_BLOCK_SIZE];
-	bool first = true;
 	int ret = 0;
 
 	while (done < len) {
@@ -436,9 +454,7 @@ int jtsc_rng_generate(struct jtsc_rng *rng, u8 *dst, unsigned int len)
 		ret = jtsc_ready(rng);
 		if (!ret) {
 			words = jtsc_core_words(&rng->core, JTSC_BLOCK_CREDIT);
-			if (first)
-				jtsc_core_begin_request(&rng->core, words, JTSC_FRESH_CREDIT);
-			first = false;
+			jtsc_core_begin_block(&rng->core, words, JTSC_FRESH_CREDIT);
 			ret = jtsc_fill(rng, words);
 		}
 		if (!ret) {
@@ -464,7 +480,7 @@ int jtsc_rng_generate(struct jtsc_rng *rng, u8 *dst, unsigned int len)
 	memzero_explicit(block, sizeof(block));
 	if (ret)
 		memzero_explicit(dst, done);
-	return ret == -EBUSY ? -EAGAIN : ret;
+	return ret == -EBUSY || ret == -ETIMEDOUT ? -EAGAIN : ret;
 }
 
 /* @len bytes of released words for random.c: their credit in 1/256 bit, or -errno */
@@ -489,7 +505,7 @@ int jtsc_rng_pull(struct jtsc_rng *rng, void *buf, size_t len)
 	}
 	rng->last_used = jiffies;
 	mutex_unlock(&rng->lock);
-	return ret == -EBUSY ? -EAGAIN : ret;
+	return ret == -EBUSY || ret == -ETIMEDOUT ? -EAGAIN : ret;
 }
 
 static void jtsc_rng_attach(struct jtsc_rng *rng, struct jtsc_group *g)
@@ -691,7 +707,7 @@ static struct notifier_block jtsc_pm_nb = {
 
 #if IS_ENABLED(CONFIG_CRYPTO_JITTER_TSC_SEED)
 /* random.c's parameter, read here too: untrusted, nothing runs for it at boot */
-static bool jtsc_trusted __initdata = true;
+static bool jtsc_trusted __ro_after_init = true;
 static int __init jtsc_parse_trust(char *arg)
 {
 	return kstrtobool(arg, &jtsc_trusted);
@@ -701,6 +717,23 @@ early_param("random.trust_jitter_tsc", jtsc_parse_trust);
 #define jtsc_trusted	false
 #endif
 
+/* The notifiers, then the algorithm: a generation is never missed. */
+static int jtsc_register(void)
+{
+	int ret = register_pm_notifier(&jtsc_pm_nb);
+
+	if (ret)
+		return ret;
+	ret = register_random_vmfork_notifier(&jtsc_vmfork_nb);
+	if (!ret)
+		ret = crypto_register_rng(&jtsc_alg);
+	if (!ret)
+		return 0;
+	unregister_random_vmfork_notifier(&jtsc_vmfork_nb);
+	unregister_pm_notifier(&jtsc_pm_nb);
+	return ret;
+}
+
 static char *collectors = "all";
 module_param(collectors, charp, 0400);
 MODULE_PARM_DESC(collectors, "Collectors to try: all (default), spec, timer or none");
@@ -708,8 +741,12 @@ MODULE_PARM_DESC(collectors, "Collectors to try: all (default), spec, timer or n
 /* The index of each value is its mask of enum jtsc_source bits. */
 static const char *const jtsc_collectors_arg[] = { "none", "spec", "timer", "all" };
 
-/* Set up and register, random.c's instance started; with fips=1, nothing */
-static void __init jtsc_setup(void *data, async_cookie_t cookie)
+/*
+ * Set up and register, random.c's instance started; with fips=1, nothing.
+ * Built in, a work item: init waits for no part of it, only for random.c's
+ * seeding, and for that at most its budget.
+ */
+static void jtsc_setup(struct work_struct *work)
 {
 	int i = match_string(jtsc_collectors_arg, ARRAY_SIZE(jtsc_collectors_arg), collectors);
 	unsigned long usable = i < 0 ? JTSC_COLLECT_ALL : i;
@@ -742,7 +779,7 @@ static void __init jtsc_setup(void *data, async_cookie_t cookie)
 			jtsc_rng_attach(&jtsc_global, &jtsc_group);
 	}
 	if (!ret)
-		ret = crypto_register_rng(&jtsc_alg);
+		ret = jtsc_register();
 	if (ret) {
 		jtsc_rng_destroy(&jtsc_global);
 		jtsc_group_destroy(&jtsc_group);
@@ -752,8 +789,6 @@ static void __init jtsc_setup(void *data, async_cookie_t cookie)
 				ret == -ENOMEM ? "out of memory" : "crypto API error");
 		goto out;
 	}
-	register_pm_notifier(&jtsc_pm_nb);
-	register_random_vmfork_notifier(&jtsc_vmfork_nb);
 	if (IS_ENABLED(CONFIG_CRYPTO_JITTER_TSC_SEED))
 		execute_with_initialized_rng(&jtsc_crng_ready_nb);
 	jtsc_debugfs_init();
@@ -771,16 +806,18 @@ out:
 	complete_all(&jtsc_setup_done);
 }
 
-/* Built in, the setup runs asynchronously and init waits for it; a module's at load. */
+static DECLARE_WORK(jtsc_setup_work, jtsc_setup);
+
+/* Built in, the setup runs on a workqueue; a module's at load. */
 static int __init jtsc_mod_init(void)
 {
 	if (!IS_BUILTIN(CONFIG_CRYPTO_JITTER_TSC)) {
-		jtsc_setup(NULL, 0);
+		jtsc_setup(NULL);
 		return jtsc_status;
 	}
 	/* Readers wait for jtsc_setup_done from now on. */
 	smp_store_release(&jtsc_status, -EINPROGRESS);
-	async_schedule(jtsc_setup, NULL);
+	queue_work(system_unbound_wq, &jtsc_setup_work);
 	return 0;
 }
 

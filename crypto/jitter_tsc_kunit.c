@@ -859,7 +859,7 @@ static void jtsc_core_words_test(struct kunit *test)
 		words = jtsc_core_words(c, JTSC_TEST_BLOCK_CREDIT);
 		KUNIT_EXPECT_EQ(test, words, DIV_ROUND_UP(JTSC_TEST_BLOCK_CREDIT, word));
 		fresh = DIV_ROUND_UP(JTSC_TEST_FRESH_CREDIT, word);
-		jtsc_core_begin_request(c, words, JTSC_TEST_FRESH_CREDIT);
+		jtsc_core_begin_block(c, words, JTSC_TEST_FRESH_CREDIT);
 		KUNIT_EXPECT_LE(test, c->tested + c->pending, words - min(words, fresh));
 		made = c->tested;
 		KUNIT_EXPECT_EQ(test, jtsc_core_take(c, made), made * word);
@@ -1495,13 +1495,13 @@ static void jtsc_step_kept_test(struct kunit *test)
 /*
  * Output is SHA-256 over the pool words, which are the LFSR fold of the
  * samples that follow the startup test, and each block is credited what
- * its words carry. A request's blocks differ, and so do two requests'; a
- * new request's first block takes JTSC_FRESH_CREDIT from new samples.
+ * its words carry. A request's blocks differ, and so do two requests';
+ * every block takes JTSC_FRESH_CREDIT from samples newer than its start.
  */
 static void jtsc_output_model_test(struct kunit *test)
 {
 	struct jtsc_group *g = jtsc_test_group(test, BIT(JTSC_SRC_SPEC));
-	u8 out[2 * SHA256_DIGEST_SIZE], again[SHA256_DIGEST_SIZE], want[SHA256_DIGEST_SIZE];
+	u8 out[2 * SHA256_DIGEST_SIZE], again[4 * SHA256_DIGEST_SIZE], want[SHA256_DIGEST_SIZE];
 	unsigned int words, per, w, i;
 	struct jtsc_fake_src *f = &jtsc_fake[JTSC_SRC_SPEC];
 	u64 *model, lfsr = 0, at;
@@ -1532,12 +1532,17 @@ static void jtsc_output_model_test(struct kunit *test)
 	KUNIT_EXPECT_MEMNEQ(test, out, out + SHA256_DIGEST_SIZE, SHA256_DIGEST_SIZE);
 	KUNIT_EXPECT_EQ(test, (u64)atomic64_read(&g->stats[JTSC_SRC_SPEC].credited),
 			2ULL * words * jtsc_test_word(rng));
-	/* A new request takes JTSC_FRESH_CREDIT from samples it collects. */
+	/*
+	 * Each block of a new request takes JTSC_FRESH_CREDIT from samples
+	 * collected after it began: from the second on, released as a window
+	 * closes after the last block's, so one window at least each.
+	 */
 	at = f->taken;
 	KUNIT_ASSERT_EQ(test, jtsc_rng_generate(rng, again, sizeof(again)), 0);
-	KUNIT_EXPECT_MEMNEQ(test, again, out + SHA256_DIGEST_SIZE, sizeof(again));
+	KUNIT_EXPECT_MEMNEQ(test, again, out + SHA256_DIGEST_SIZE, SHA256_DIGEST_SIZE);
 	KUNIT_EXPECT_GE(test, f->taken - at,
-			(u64)DIV_ROUND_UP(JTSC_TEST_FRESH_CREDIT, jtsc_test_word(rng)) * per);
+			(u64)DIV_ROUND_UP(JTSC_TEST_FRESH_CREDIT, jtsc_test_word(rng)) * per +
+			(sizeof(again) / SHA256_DIGEST_SIZE - 1) * JTSC_TEST_PRED_WINDOW);
 }
 
 /*

@@ -11,6 +11,7 @@
 
 #include <crypto/jitter_tsc.h>
 #include <linux/debugfs.h>
+#include <linux/delay.h>
 #include <linux/fs.h>
 #include <linux/module.h>
 #include <linux/sched/clock.h>
@@ -24,18 +25,26 @@
 
 #ifdef CONFIG_CRYPTO_JITTER_TSC_FAULT_INJECTION
 /*
- * The collectors whose bit is set see a counter that advances by the same
- * amount on every pass, as one counting instructions would: whether that
- * is refused is up to the estimate and the health tests alone.
+ * The collectors whose bit is set in stuck see a counter that advances by
+ * the same amount on every pass, as one counting instructions would:
+ * whether that is refused is up to the estimate and the health tests alone.
+ * Those in fail_startup see it in their startup tests alone, and every
+ * batch of every collector takes delay_ms longer.
  */
-static unsigned int stuck;
+static unsigned int stuck, fail_startup, delay_ms;
 module_param(stuck, uint, 0600);
 MODULE_PARM_DESC(stuck, "Fault injection: collectors (1: speculative, 2: timer) given a constant counter delta");
+module_param(fail_startup, uint, 0600);
+MODULE_PARM_DESC(fail_startup, "Fault injection: collectors (as stuck) whose startup tests see a constant counter delta");
+module_param(delay_ms, uint, 0600);
+MODULE_PARM_DESC(delay_ms, "Fault injection: ms added to every batch of samples");
 
-void jtsc_inject(struct jtsc_rng *rng, enum jtsc_source src)
+void jtsc_inject(u8 *samples, unsigned int n, enum jtsc_source src, bool startup)
 {
-	if (READ_ONCE(stuck) & BIT(src))
-		memset(rng->raw, 40, sizeof(rng->raw));
+	if ((READ_ONCE(stuck) | (startup ? READ_ONCE(fail_startup) : 0)) & BIT(src))
+		memset(samples, 40, n);
+	if (!startup && READ_ONCE(delay_ms))
+		msleep(READ_ONCE(delay_ms));
 }
 #endif
 

@@ -16,7 +16,12 @@
 #      5. jitter_tsc.stuck=3 (both collectors see a constant counter delta and
 #      fail their startup tests, or their runtime estimate is below the
 #      floor): random.c exactly as stock (not ready when init starts, no
-#      jitter_tsc line from random.c, crng ready later).
+#      jitter_tsc line from random.c, crng ready later). In 3, jitter_tsc's
+#      initcalls take under 1 ms and init waits for nothing of it.
+#   3b. jitter_tsc.delay_ms=100 (every batch 100 ms slower: the setup takes
+#      seconds) and 3c. jitter_tsc.fail_startup=3 (startup tests that fail
+#      each time, after estimates that pass), as 1 also: init waits for
+#      random.c's seeding at most its budget past the last initcall.
 #   6. jitter_tsc.stuck=1: the speculative collector fails its startup test,
 #      the timer collector seeds random.c before PID 1, and its async setup
 #      and the seeding end before the last initcall returns, as in 1; the
@@ -217,6 +222,17 @@ init_on_time() {
 		check "$name: async $e at $(jv klog.${e}_s) s, before the last initcall returned at $(jv klog.initcalls_done_s) s (${d:-?} us past it, <= $max)" \
 			le "$d" "$max"
 	done
+}
+
+# bounded NAME: init waited for random.c's seeding at most its budget (the
+# one its line names) past the last initcall; Run /init is shown beside
+bounded() {
+	local name=$1 w r b
+	b=$(jv klog.jitter_tsc_seeding | sed -n 's/.* of a \([0-9]*\) ms budget.*/\1/p')
+	w=$(late "$(jv klog.jitter_tsc_seeding_s)" "$(jv klog.initcalls_done_s)")
+	r=$(late "$(jv klog.run_init_s)" "$(jv klog.initcalls_done_s)")
+	check "$name: init waited $(ms "${w:-0}") ms for the seeding past the last initcall, budget ${b:-?} ms ('$(jv klog.jitter_tsc_seeding)'; Run /init $(ms "${r:-0}") ms past it)" \
+		le "$w" "$((${b:-0} * 1000))"
 }
 
 # common to all boots: getrandom() returned, crng init done logged
@@ -471,6 +487,7 @@ if boot default jtsc.algs=jitter_tsc,stdrng jtsc.slow_ms=0 $timing; then
 	check "default: jitter_tsc's initcalls took <= $init_max_us us (jtsc_mod_init $(jv klog.initcall.jtsc_mod_init_us), random_jitter_tsc_init $(jv klog.initcall.random_jitter_tsc_init_us); jent_mod_init $(jv klog.initcall.jent_mod_init_us))" \
 		le "$own" "$init_max_us"
 	init_on_time default
+	bounded default
 	# the guest's own setup, not the series: say so, do not fail
 	[ "$(jv cpus.online)" = 2 ] ||
 		echo "# warning: the guest sees $(jv cpus.online) CPU(s) of the 2 QEMU gives it (no ACPI/MP table in guest.config?)"
@@ -493,7 +510,8 @@ check "getrandom: median first blocking getrandom() of ${#waits[@]} boots < $max
 	[ "${#waits[@]}" = 5 ] && lt "$med" "$max_us"
 
 # 3. random.c does not trust jitter_tsc: stock, while jitter_tsc still serves
-if boot trust-off random.trust_jitter_tsc=off jtsc.algs=jitter_tsc; then
+# shellcheck disable=SC2086 # $timing: words
+if boot trust-off random.trust_jitter_tsc=off jtsc.algs=jitter_tsc $timing; then
 	crng_ready trust-off
 	stock_random trust-off
 	check "trust-off: jitter_tsc still registered with crypto ($(why_unregistered))" \
@@ -501,6 +519,28 @@ if boot trust-off random.trust_jitter_tsc=off jtsc.algs=jitter_tsc; then
 	check "trust-off: no collector started at boot (jitter_tsc's setup only registered)" \
 		grep -aq 'jitter_tsc: ready, [0-9]* shards: each starts a collector on first use' \
 		"$out/trust-off.log"
+	own=$(add "$(jv klog.initcall.jtsc_mod_init_us)" "$(jv klog.initcall.random_jitter_tsc_init_us)")
+	check "trust-off: jitter_tsc's initcalls took < 1000 us (${own:-?}) and init waited for no seeding (${J[klog.jitter_tsc_seeding]:-none})" \
+		[ -z "$(jv klog.jitter_tsc_seeding)" ] && lt "$own" 1000
+fi
+
+# 3b. a slow collector (every batch 100 ms longer: the setup alone takes
+# seconds) and 3c. startup tests that fail each time, after an estimate
+# that passes, for both collectors: init waits at most the budget
+# shellcheck disable=SC2086 # $timing: words
+if boot slow-collector jitter_tsc.delay_ms=100 jtsc.algs=jitter_tsc $timing; then
+	crng_ready slow-collector
+	bounded slow-collector
+	check "slow-collector: the seeding went on past init ($(jv klog.jitter_tsc_seeding))" \
+		klog_has 'jitter_tsc seeding goes on past init'
+fi
+# shellcheck disable=SC2086 # $timing: words
+if boot startup-fails jitter_tsc.fail_startup=3 jtsc.algs=jitter_tsc $timing; then
+	crng_ready startup-fails
+	stock_random startup-fails
+	bounded startup-fails
+	n=$(klog_count 'collector refused: startup health test failed')
+	check "startup-fails: both collectors' startup tests failed ($n lines)" [ "$n" = 2 ]
 fi
 
 # 4. no collectors: jitter_tsc must stay unregistered, random.c stock
@@ -536,6 +576,7 @@ if boot timer-seeds jitter_tsc.stuck=1 jtsc.algs=jitter_tsc $timing; then
 	check "timer-seeds: AF_ALG read of 32 bytes from jitter_tsc ($(jv afalg.jitter_tsc.read.32))" \
 		read_ok "$(jv afalg.jitter_tsc.read.32)" 32
 	init_on_time timer-seeds
+	bounded timer-seeds
 fi
 
 # 6b. the timer collector alone, as on a machine without the speculative
@@ -547,6 +588,7 @@ if boot timer-only jitter_tsc.collectors=timer jtsc.algs=jitter_tsc $timing; the
 	check "timer-only: jitter_tsc draws on the timer collector" \
 		klog_has 'ready, drawing on the timer collector'
 	init_on_time timer-only
+	bounded timer-only
 fi
 
 # 7. a cycle counter that counts instructions (QEMU -icount, as an honest

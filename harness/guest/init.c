@@ -502,6 +502,11 @@ static void report_klog(void)
 			done_seen = 1;
 			out_ts("klog.crng_init_done_s", ts);
 		}
+		/* random.c: how long init waited for the seeding at boot */
+		if (strstr(msg, "jitter_tsc seeding ")) {
+			out("klog.jitter_tsc_seeding=%s", strstr(msg, "jitter_tsc seeding "));
+			out_ts("klog.jitter_tsc_seeding_s", ts);
+		}
 		if (strstr(msg, "jitter_tsc: ready") ||
 		    strstr(msg, "jitter_tsc: not registering"))
 			out_ts("klog.jitter_tsc_setup_s", ts);

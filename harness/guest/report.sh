@@ -68,6 +68,11 @@ if [ "$(v klog.crng_init_done)" = 1 ]; then
 else
 	row "crng init done" "NOT in the kernel log"
 fi
+if [ -n "$(v klog.jitter_tsc_seeding)" ]; then
+	waited=$(awk -v a="$(v klog.jitter_tsc_seeding_s)" -v b="$(v klog.initcalls_done_s)" \
+		'BEGIN{if (a != "" && b != "") printf "%.1f ms", (a > b ? a - b : 0) * 1000}')
+	row "init waited" "${waited:-?} past the last initcall ($(v klog.jitter_tsc_seeding))"
+fi
 credit=$(v klog.jitter_tsc_credited)
 if [ -n "$credit" ]; then
 	row "crng made ready by" "jitter_tsc: $credit"

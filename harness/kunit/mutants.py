@@ -236,8 +236,17 @@ MUTANTS = [
         'what': "a request's first block made from words of earlier requests",
         'cases': ['jtsc_output_model_test'],
         'file': KCAPI,
-        'old': '\t\t\tif (first)\n\t\t\t\tjtsc_core_begin_request(',
-        'new': '\t\t\tif (0)\n\t\t\t\tjtsc_core_begin_request(',
+        'old': '\t\t\tjtsc_core_begin_block(',
+        'new': '\t\t\tif (0)\n\t\t\t\tjtsc_core_begin_block(',
+    },
+    {
+        'name': 'first-block-fresh-only',
+        'what': "a request's later blocks made from words released before "
+                'they began (a VM cloned mid-request repeats them)',
+        'cases': ['jtsc_output_model_test'],
+        'file': KCAPI,
+        'old': '\t\t\tjtsc_core_begin_block(&rng->core, words, JTSC_FRESH_CREDIT);',
+        'new': '\t\t\tif (!done)\n\t\t\t\tjtsc_core_begin_block(&rng->core, words, JTSC_FRESH_CREDIT);',
     },
     {
         'name': 'pull-no-failover',

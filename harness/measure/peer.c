@@ -121,18 +121,16 @@ static double loop_us;
 
 /*
  * One block of jtsc_rng_generate(): the core's own calls, the glue's loop;
- * @first: the first block of a request, which drops the words made before
- * it beyond those the fresh half leaves room for. Returns its credit in
- * 1/256 bit.
+ * each block drops the words made before it beyond those its fresh half
+ * leaves room for. Returns its credit in 1/256 bit.
  */
-static long tsc_block(struct tsc_inst *t, unsigned char *out, int first)
+static long tsc_block(struct tsc_inst *t, unsigned char *out)
 {
 	unsigned int words = jtsc_core_words(&t->core, OVERSAMPLE * 256 * 256);
 	unsigned int len = 0;
 	double t0;
 
-	if (first)
-		jtsc_core_begin_request(&t->core, words, 256 * 256);
+	jtsc_core_begin_block(&t->core, words, 256 * 256);
 	while (t->core.tested < words) {
 		t0 = cpu_us();
 		for (unsigned int at = 0; at < BATCH; at += 128)	/* JTSC_SPEC_CHUNK */
@@ -200,7 +198,7 @@ static int tsc_round(unsigned int blocks, struct run *r)
 			      0, 1);
 	free(samples);
 	PART(3);
-	if (i != JTSC_RUNNING || tsc_block(t, out, 1) < 0)
+	if (i != JTSC_RUNNING || tsc_block(t, out) < 0)
 		return -1;
 	PART(4);
 	t1 = cpu_us();
@@ -209,7 +207,7 @@ static int tsc_round(unsigned int blocks, struct run *r)
 	r->step_credit = jtsc_ladder[step].credit;
 	loop_us = 0;
 	for (i = 0; i < blocks; i++) {
-		c = tsc_block(t, out, !i);	/* one request of @blocks blocks */
+		c = tsc_block(t, out);	/* one request of @blocks blocks */
 		if (c < 0)
 			return -1;
 		credit += c / 256.0;
