@@ -9,7 +9,7 @@ set -u
 PROG=check
 . "$(dirname "$0")/lib.sh"
 
-ALL_STEPS="newcomer tree series checkpatch bisect guest loop w1-sparse kunit kunit-debug boot fault clone rounds unseeded module fips matrix arm64 docs cutoffs guard"
+ALL_STEPS="newcomer tree series checkpatch bisect guest loop w1-sparse kunit kunit-debug boot fault clone rounds memcg unseeded module fips matrix arm64 docs cutoffs guard"
 # Steps that build kernels take the shared build lock once, for the whole step.
 LOCKED_STEPS="newcomer bisect guest w1-sparse kunit kunit-debug unseeded matrix arm64"
 fail() { echo "FAIL: $*"; exit 1; }
@@ -211,6 +211,15 @@ step_rounds() {
 	local img=$BUILD/obj-guest/arch/x86/boot/bzImage
 	[ -f "$img" ] || fail "no guest kernel (step guest failed?)"
 	"$HARNESS/guest/boottest.sh" --rounds "$img" || fail "unprivileged-rounds boot test failed"
+}
+
+# A reader in a memory cgroup too small for the speculative buffer
+# (boottest.sh --memcg) starts every shard's collector; then another reader
+# still gets the speculative collector at the boot's credit.
+step_memcg() {
+	local img=$BUILD/obj-guest/arch/x86/boot/bzImage
+	[ -f "$img" ] || fail "no guest kernel (step guest failed?)"
+	"$HARNESS/guest/boottest.sh" --memcg "$img" || fail "memory-cgroup boot test failed"
 }
 
 # Uses of the crng before it is ready, counted by an instrumented copy of

@@ -28,6 +28,10 @@
  *                     reader (uid 65534) opening a jitter_tsc socket,
  *                     reading 32 bytes and closing it, with the debugfs
  *                     stats before and after; reboot
+ *   jtsc.mode=memcg   a reader (uid 65534) in a cgroup with memory.max
+ *                     jtsc.memcg_max (default 4 MiB) reads on each CPU,
+ *                     then one outside it; stats before, between and
+ *                     after; reboot
  *
  * Other words:
  *   jtsc.algs=a,b,c     rngs to test (default jitter_tsc,jitterentropy_rng,
@@ -1074,6 +1078,81 @@ static void run_rounds(void)
 	mode_stats("rounds", "after");
 }
 
+/* ---- a reader in a small memory cgroup (jtsc.mode=memcg) -------------- */
+
+/* One 32-byte read of jitter_tsc on each online CPU: how many gave it. */
+static long read_each_cpu(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN), cpu, good = 0;
+	unsigned char blk[32];
+	struct afalg_rng r;
+
+	for (cpu = 0; cpu < n; cpu++) {
+		if (pin_cpu(cpu) || afalg_rng_bind(&r, "jitter_tsc"))
+			continue;
+		if (!afalg_rng_accept(&r) &&
+		    afalg_rng_read(&r, blk, sizeof(blk), NULL) == sizeof(blk))
+			good++;
+		afalg_rng_close(&r);
+	}
+	pin_cpu_all();
+	return good;
+}
+
+/*
+ * A child in a cgroup whose memory.max (jtsc.memcg_max, default 4 MiB) is
+ * under the speculative buffer's 8 MiB drops to uid 65534 and reads on
+ * each CPU, so that it starts every shard's collector; then this process,
+ * outside the cgroup, reads on each CPU. The cgroup's peak and events say
+ * what it was charged.
+ */
+static void run_memcg(void)
+{
+	static const char cg[] = "/sys/fs/cgroup/small";
+	char path[128], buf[256];
+	pid_t pid;
+	int st, err;
+
+	do_mount("cgroup2", "/sys/fs/cgroup", "cgroup2");
+	err = write_str("/sys/fs/cgroup/cgroup.subtree_control", "+memory");
+	out("memcg.controller=%s", err ? afalg_errname(-err) : "ok");
+	mkdir(cg, 0755);
+	snprintf(buf, sizeof(buf), "%lu", param_ul("jtsc.memcg_max", 4 << 20));
+	snprintf(path, sizeof(path), "%s/memory.max", cg);
+	err = write_str(path, buf);
+	read_file(path, buf, sizeof(buf));
+	out("memcg.max=%s", err ? afalg_errname(-err) : buf);
+	mode_stats("memcg", "before");
+	pid = fork();
+	if (pid == 0) {
+		snprintf(path, sizeof(path), "%s/cgroup.procs", cg);
+		snprintf(buf, sizeof(buf), "%d", (int)getpid());
+		if (write_str(path, buf) || setgid(65534) || setuid(65534))
+			_exit(2);
+		out("memcg.child.uid=%d", (int)getuid());
+		read_file("/proc/self/cgroup", buf, sizeof(buf));
+		out("memcg.child.cgroup=%s", buf);
+		out("memcg.child.good=%ld", read_each_cpu());
+		_exit(0);
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st))
+		out("memcg.child=failed");
+	snprintf(path, sizeof(path), "%s/memory.peak", cg);
+	if (!read_file(path, buf, sizeof(buf)))
+		out("memcg.peak=%s", buf);
+	snprintf(path, sizeof(path), "%s/memory.events", cg);
+	if (!read_file(path, buf, sizeof(buf))) {
+		for (char *c = buf; *c; c++)
+			if (*c == '\n')
+				*c = ',';
+		out("memcg.events=%s", buf);
+	}
+	mode_stats("memcg", "child");
+	out("memcg.other.good=%ld", read_each_cpu());
+	out("memcg.cpus=%ld", sysconf(_SC_NPROCESSORS_ONLN));
+	mode_stats("memcg", "after");
+}
+
 /* ---- VM clones (jtsc.mode=clone) --------------------------------------- */
 
 #define CLONE_BLOCKS	16
@@ -1723,7 +1802,7 @@ int main(int argc, char **argv)
 		void (*run)(void);
 	} runs[] = {
 		{ "fault", run_fault }, { "clone", run_clone },
-		{ "mem", run_mem }, { "rounds", run_rounds },
+		{ "mem", run_mem }, { "rounds", run_rounds }, { "memcg", run_memcg },
 	};
 	for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
 		if (!strcmp(mode, runs[i].mode)) {
