@@ -504,7 +504,10 @@ void jtsc_core_begin_block(struct jtsc_core *c, unsigned int words, unsigned int
 		jtsc_core_discard(c, old - keep);
 }
 
-/* Empty an instance: a startup test again; on a @new_machine, refused ones too */
+/*
+ * Empty an instance: a startup test again; on a @new_machine, refused and
+ * retired ones too, as a new estimate is made for it.
+ */
 void jtsc_core_park(struct jtsc_core *c, bool new_machine)
 {
 	unsigned int src;
@@ -513,8 +516,7 @@ void jtsc_core_park(struct jtsc_core *c, bool new_machine)
 	for (src = 0; src < JTSC_NR_SOURCES; src++) {
 		struct jtsc_life *l = &c->life[src];
 
-		if (l->phase == JTSC_RUNNING || l->phase == JTSC_RESTART ||
-		    (new_machine && l->phase == JTSC_REFUSED)) {
+		if (new_machine || l->phase == JTSC_RUNNING || l->phase == JTSC_RESTART) {
 			l->phase = JTSC_IDLE;
 			l->failures = 0;
 		}

@@ -157,7 +157,7 @@ enum jtsc_phase {
 	JTSC_RUNNING,	/* its samples become pool words */
 	JTSC_RESTART,	/* intermittent failure: a startup test must pass again */
 	JTSC_REFUSED,	/* a startup test failed: retried after a backoff */
-	JTSC_DEAD,	/* its output failed for good: never used here again */
+	JTSC_DEAD,	/* its output failed for good: not used here until a new machine */
 };
 
 /* One collector's state machine on one instance. */
@@ -216,7 +216,7 @@ struct jtsc_group {
 	unsigned long want;
 	struct work_struct estimate;
 	struct jtsc_estimate est[JTSC_NR_SOURCES];	/* the last, a median */
-	unsigned long dead;		/* collectors retired on some instance */
+	unsigned long dead;		/* retired on some instance this generation */
 	unsigned int nr_shards;
 	struct jtsc_rng *shards;
 	/* written by every batch: apart from what every request reads */
@@ -236,9 +236,7 @@ struct jtsc_rng {
 	u8 raw[JTSC_BATCH];		/* the current batch */
 };
 
-extern const struct jtsc_collector jtsc_collectors[JTSC_NR_SOURCES];
 extern struct jtsc_group jtsc_group;
-extern struct jtsc_rng jtsc_global;
 
 u8 *jtsc_spec_alloc(void);
 int jtsc_group_init(struct jtsc_group *g, const struct jtsc_collector *col,

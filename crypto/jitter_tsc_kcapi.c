@@ -68,7 +68,7 @@ enum {
 static_assert(JTSC_BATCH % JTSC_SPEC_CHUNK == 0);
 
 struct jtsc_group jtsc_group;
-struct jtsc_rng jtsc_global;
+static struct jtsc_rng jtsc_global;
 
 static u64 jtsc_read_counter(void)
 {
@@ -146,7 +146,7 @@ static int jtsc_timer_collect(struct jtsc_rng *rng)
 	return ret;
 }
 
-const struct jtsc_collector jtsc_collectors[JTSC_NR_SOURCES] = {
+static const struct jtsc_collector jtsc_collectors[JTSC_NR_SOURCES] = {
 	[JTSC_SRC_SPEC] = { "speculative", JTSC_EST_MARGIN, jtsc_spec_collect },
 	[JTSC_SRC_TIMER] = { "timer", JTSC_EST_MARGIN_TIMER, jtsc_timer_collect },
 };
@@ -693,6 +693,7 @@ int jitter_tsc_pull(void *buf, size_t len)
  */
 static int jtsc_changed_notify(struct notifier_block *nb, unsigned long action, void *data)
 {
+	WRITE_ONCE(jtsc_group.dead, 0);
 	atomic_inc(&jtsc_group.generation);
 	return NOTIFY_DONE;
 }

@@ -714,9 +714,9 @@ static void jtsc_core_window_test(struct kunit *test)
  * An intermittent failure needs a new startup test, a ladder step lower,
  * before any output, and JTSC_TEST_MAX_INTERMITTENT of them with no window
  * released in between retire the collector; a window released in between
- * resets the count. A permanent cutoff retires it at once. Death is final
- * on the instance, and the next collector is picked; a park or a new
- * machine keeps it dead, a new machine forgets the steps lost.
+ * resets the count. A permanent cutoff retires it at once. Death holds on
+ * the instance, and the next collector is picked; a park keeps it dead, a
+ * new machine (new estimates) tries it again and forgets the steps lost.
  */
 static void jtsc_core_failures_test(struct kunit *test)
 {
@@ -763,9 +763,13 @@ static void jtsc_core_failures_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ph, JTSC_DEAD);
 	KUNIT_EXPECT_EQ(test, jtsc_core_pick(c, JTSC_COLLECT_ALL, 0), JTSC_SRC_TIMER);
 	KUNIT_EXPECT_EQ(test, jtsc_core_pick(c, BIT(JTSC_SRC_SPEC), 0), -ENODEV);
-	jtsc_core_park(c, true);
+	jtsc_core_park(c, false);
 	KUNIT_EXPECT_EQ(test, c->life[JTSC_SRC_SPEC].phase, JTSC_DEAD);
+	/* A new machine makes a new estimate: the collector is tried again. */
+	jtsc_core_park(c, true);
+	KUNIT_EXPECT_EQ(test, c->life[JTSC_SRC_SPEC].phase, JTSC_IDLE);
 	KUNIT_EXPECT_EQ(test, c->life[JTSC_SRC_SPEC].demoted, 0U);
+	KUNIT_EXPECT_EQ(test, jtsc_core_pick(c, JTSC_COLLECT_ALL, 0), JTSC_SRC_SPEC);
 
 	/* The permanent RCT cutoff at the ceiling, in one batch. */
 	jtsc_test_stream(s, JTSC_TEST_STARTUP, NULL, at += JTSC_TEST_STARTUP, 0);
@@ -773,7 +777,7 @@ static void jtsc_core_failures_test(struct kunit *test)
 						s, 0, 1), JTSC_RUNNING);
 	memset(raw, 7, JTSC_BATCH);
 	KUNIT_EXPECT_EQ(test, jtsc_core_feed(c, raw), JTSC_DEAD);
-	KUNIT_EXPECT_EQ(test, jtsc_core_pick(c, JTSC_COLLECT_ALL, 0), -ENODEV);
+	KUNIT_EXPECT_EQ(test, jtsc_core_pick(c, BIT(JTSC_SRC_TIMER), 0), -ENODEV);
 }
 
 /*
