@@ -66,7 +66,7 @@ const struct jtsc_health_params jtsc_ladder[] = {
 	{ 192, 32, 26, 46, 248, 279, 26, 46, 1658, 1737 },
 };
 
-const unsigned int jtsc_ladder_steps = ARRAY_SIZE(jtsc_ladder);
+VISIBLE_IF_KUNIT const unsigned int jtsc_ladder_steps = ARRAY_SIZE(jtsc_ladder);
 
 static_assert(JTSC_PRED_WINDOW % JTSC_APT_WINDOW == 0);
 static_assert(JTSC_BATCH % JTSC_MAX_SAMPLES_PER_WORD == 0);
@@ -153,7 +153,8 @@ const char *jtsc_counter_check(u64 (*read)(void), u64 (*clock_ns)(void),
  * per window have cutoffs as the RCT's and APT's.
  */
 
-void jtsc_health_init(struct jtsc_health *h, const struct jtsc_health_params *params)
+VISIBLE_IF_KUNIT void jtsc_health_init(struct jtsc_health *h,
+				       const struct jtsc_health_params *params)
 {
 	*h = (struct jtsc_health){ .params = params };
 }
@@ -215,7 +216,7 @@ static void jtsc_lag_push(struct jtsc_health *h, u8 sample)
 }
 
 /* Run the health tests over one raw sample: the worst cutoff it reached */
-enum jtsc_health_result jtsc_health_sample(struct jtsc_health *h, u8 sample)
+VISIBLE_IF_KUNIT enum jtsc_health_result jtsc_health_sample(struct jtsc_health *h, u8 sample)
 {
 	const struct jtsc_health_params *p = h->params;
 	enum jtsc_health_result res = JTSC_HEALTH_OK;
@@ -288,7 +289,7 @@ enum jtsc_health_result jtsc_health_sample(struct jtsc_health *h, u8 sample)
 }
 
 /* The longest run still going, which may yet fail: none of it is released. */
-unsigned int jtsc_health_hold(const struct jtsc_health *h)
+VISIBLE_IF_KUNIT unsigned int jtsc_health_hold(const struct jtsc_health *h)
 {
 	unsigned int hold = h->rct_run > 1 ? h->rct_run : 0;
 	unsigned int k;
@@ -304,7 +305,7 @@ unsigned int jtsc_health_hold(const struct jtsc_health *h)
  * a step, so 64 input bits map bijectively. Folding is not conditioning:
  * the output is SHA-256 over words, random.c mixes its pulls.
  */
-u64 jtsc_lfsr_fold(u64 state, u64 in, unsigned int nbits)
+VISIBLE_IF_KUNIT u64 jtsc_lfsr_fold(u64 state, u64 in, unsigned int nbits)
 {
 	u64 rev = (u64)bitrev32(lower_32_bits(in)) << 32 | bitrev32(upper_32_bits(in));
 

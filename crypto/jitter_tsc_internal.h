@@ -7,6 +7,7 @@
 #ifndef _CRYPTO_JITTER_TSC_INTERNAL_H
 #define _CRYPTO_JITTER_TSC_INTERNAL_H
 
+#include <kunit/visibility.h>
 #include <linux/atomic.h>
 #include <linux/bits.h>
 #include <linux/cache.h>
@@ -125,12 +126,7 @@ struct jtsc_health {
 };
 
 extern const struct jtsc_health_params jtsc_ladder[];
-extern const unsigned int jtsc_ladder_steps;
 
-void jtsc_health_init(struct jtsc_health *h, const struct jtsc_health_params *params);
-enum jtsc_health_result jtsc_health_sample(struct jtsc_health *h, u8 sample);
-unsigned int jtsc_health_hold(const struct jtsc_health *h);
-u64 jtsc_lfsr_fold(u64 state, u64 in, unsigned int nbits);
 int jtsc_ladder_pick(const struct jtsc_estimate *e, unsigned int margin);
 
 /* What jtsc_counter_check() saw */
@@ -216,7 +212,6 @@ struct jtsc_group {
 	unsigned long want;
 	struct work_struct estimate;
 	struct jtsc_estimate est[JTSC_NR_SOURCES];	/* the last, a median */
-	unsigned long dead;		/* retired on some instance this generation */
 	unsigned int nr_shards;
 	struct jtsc_rng *shards;
 	/* written by every batch: apart from what every request reads */
@@ -239,6 +234,16 @@ struct jtsc_rng {
 extern struct jtsc_group jtsc_group;
 
 u8 *jtsc_spec_alloc(void);
+int jtsc_group_step(struct jtsc_group *g, enum jtsc_source src);
+unsigned int jtsc_group_count(struct jtsc_group *g, int src, enum jtsc_phase phase);
+
+/* Static but for the KUnit suite (VISIBLE_IF_KUNIT) */
+#if IS_ENABLED(CONFIG_KUNIT)
+extern const unsigned int jtsc_ladder_steps;
+void jtsc_health_init(struct jtsc_health *h, const struct jtsc_health_params *params);
+enum jtsc_health_result jtsc_health_sample(struct jtsc_health *h, u8 sample);
+unsigned int jtsc_health_hold(const struct jtsc_health *h);
+u64 jtsc_lfsr_fold(u64 state, u64 in, unsigned int nbits);
 int jtsc_group_init(struct jtsc_group *g, const struct jtsc_collector *col,
 		    unsigned long usable, unsigned int nr_shards);
 void jtsc_group_destroy(struct jtsc_group *g);
@@ -248,7 +253,7 @@ int jtsc_rng_generate(struct jtsc_rng *rng, u8 *dst, unsigned int len);
 int jtsc_rng_pull(struct jtsc_rng *rng, void *buf, size_t len);
 void jtsc_park(struct jtsc_rng *rng);
 bool jtsc_park_idle(struct jtsc_rng *rng, unsigned long idle);
-int jtsc_group_step(struct jtsc_group *g, enum jtsc_source src);
+#endif
 
 #ifdef CONFIG_CRYPTO_JITTER_TSC_DEBUGFS
 void jtsc_capture_boot(enum jtsc_source src, const u8 *samples);

@@ -16,6 +16,7 @@
 #include <crypto/internal/rng.h>
 #include <crypto/jitter_tsc.h>
 #include <crypto/sha2.h>
+#include <kunit/visibility.h>
 #include <linux/completion.h>
 #include <linux/delay.h>
 #include <linux/fips.h>
@@ -296,7 +297,6 @@ static void jtsc_log_dead(struct jtsc_rng *rng, enum jtsc_source src)
 	int next = jtsc_core_pick(&rng->core, rng->group->usable, jiffies);
 
 	atomic64_inc(&rng->group->stats[src].permanent);
-	set_bit(src, &rng->group->dead);
 	pr_err_ratelimited("%s collector: permanent health-test failure, %s%s%s\n",
 			   rng->group->col[src].name,
 			   next == -ENODEV ? "no collector left" : "failing over to the ",
@@ -354,7 +354,7 @@ static int jtsc_start(struct jtsc_rng *rng, enum jtsc_source src)
 }
 
 /* Drop what @rng holds between requests; rng->lock held. */
-void jtsc_park(struct jtsc_rng *rng)
+VISIBLE_IF_KUNIT void jtsc_park(struct jtsc_rng *rng)
 {
 	unsigned int gen = atomic_read(&rng->group->generation);
 
@@ -423,6 +423,44 @@ static int jtsc_fill(struct jtsc_rng *rng, unsigned int words)
 	return 0;
 }
 
+/*
+ * Under rng->lock, @words released words (0: a block's, the fewest that
+ * carry JTSC_BLOCK_CREDIT), the last @fresh credit of them (if not 0)
+ * from samples collected from now on: how many, or -errno once a failure
+ * repeats JTSC_MAX_RETRIES times.
+ */
+static int jtsc_words(struct jtsc_rng *rng, unsigned int words, unsigned int fresh)
+{
+	unsigned int retries = 0, n = words;
+	int ret;
+
+	do {
+		ret = jtsc_ready(rng);
+		if (!ret && !words)
+			n = jtsc_core_words(&rng->core, JTSC_BLOCK_CREDIT);
+		if (!ret && fresh)
+			jtsc_core_begin_block(&rng->core, n, fresh);
+		if (!ret)
+			ret = jtsc_fill(rng, n);
+	} while (ret == -EAGAIN && ++retries < JTSC_MAX_RETRIES && !signal_pending(current));
+	return ret ?: n;
+}
+
+/* Hand out the first @words released words: their credit, counted. */
+static unsigned int jtsc_take(struct jtsc_rng *rng, unsigned int words)
+{
+	unsigned int credit = jtsc_core_take(&rng->core, words);
+
+	atomic64_add(credit, &rng->group->stats[rng->core.src].credited);
+	return credit;
+}
+
+/* What a reader sees of an error: a slow batch or a backoff is -EAGAIN. */
+static int jtsc_errno(int ret)
+{
+	return ret == -EBUSY || ret == -ETIMEDOUT ? -EAGAIN : ret;
+}
+
 /**
  * jtsc_rng_generate() - Full-entropy output of an instance
  * @rng: the instance
@@ -439,10 +477,10 @@ static int jtsc_fill(struct jtsc_rng *rng, unsigned int words)
  * -ENOMEM; -EINTR on a signal; -EFAULT once no collector is left. On
  * error nothing is left in @dst.
  */
-int jtsc_rng_generate(struct jtsc_rng *rng, u8 *dst, unsigned int len)
+VISIBLE_IF_KUNIT int jtsc_rng_generate(struct jtsc_rng *rng, u8 *dst, unsigned int len)
 {
 	unsigned long until = jiffies + JTSC_BACKOFF_MAX * HZ;
-	unsigned int done = 0, n, words, retries = 0;
+	unsigned int done = 0, n;
 	u8 block[JTSC_BLOCK_SIZE];
 	int ret = 0;
 
@@ -451,16 +489,10 @@ int jtsc_rng_generate(struct jtsc_rng *rng, u8 *dst, unsigned int len)
 			ret = -EINTR;
 			break;
 		}
-		ret = jtsc_ready(rng);
-		if (!ret) {
-			words = jtsc_core_words(&rng->core, JTSC_BLOCK_CREDIT);
-			jtsc_core_begin_block(&rng->core, words, JTSC_FRESH_CREDIT);
-			ret = jtsc_fill(rng, words);
-		}
-		if (!ret) {
-			sha256((const u8 *)rng->core.pool, words * sizeof(u64), block);
-			atomic64_add(jtsc_core_take(&rng->core, words),
-				     &rng->group->stats[rng->core.src].credited);
+		ret = jtsc_words(rng, 0, JTSC_FRESH_CREDIT);
+		if (ret > 0) {
+			sha256((const u8 *)rng->core.pool, ret * sizeof(u64), block);
+			jtsc_take(rng, ret);
 		}
 		rng->last_used = jiffies;
 		mutex_unlock(&rng->lock);
@@ -468,9 +500,7 @@ int jtsc_rng_generate(struct jtsc_rng *rng, u8 *dst, unsigned int len)
 			schedule_timeout_interruptible(HZ / 10);
 			continue;
 		}
-		if (ret == -EAGAIN && ++retries < JTSC_MAX_RETRIES)
-			continue;
-		if (ret)
+		if (ret < 0)
 			break;
 		n = min_t(unsigned int, len - done, sizeof(block));
 		memcpy(dst + done, block, n);
@@ -478,34 +508,29 @@ int jtsc_rng_generate(struct jtsc_rng *rng, u8 *dst, unsigned int len)
 		cond_resched();
 	}
 	memzero_explicit(block, sizeof(block));
-	if (ret)
+	if (ret < 0)
 		memzero_explicit(dst, done);
-	return ret == -EBUSY || ret == -ETIMEDOUT ? -EAGAIN : ret;
+	return ret < 0 ? jtsc_errno(ret) : 0;
 }
 
 /* @len bytes of released words for random.c: their credit in 1/256 bit, or -errno */
-int jtsc_rng_pull(struct jtsc_rng *rng, void *buf, size_t len)
+VISIBLE_IF_KUNIT int __maybe_unused jtsc_rng_pull(struct jtsc_rng *rng, void *buf, size_t len)
 {
-	unsigned int words = len / sizeof(u64), retries = 0;
+	unsigned int words = len / sizeof(u64);
 	int ret;
 
 	if (!words || len % sizeof(u64) || len > JITTER_TSC_PULL_MAX)
 		return -EINVAL;
 	if (mutex_lock_interruptible(&rng->lock))
 		return -EINTR;
-	do {
-		ret = jtsc_ready(rng);
-		if (!ret)
-			ret = jtsc_fill(rng, words);
-	} while (ret == -EAGAIN && ++retries < JTSC_MAX_RETRIES && !signal_pending(current));
-	if (!ret) {
+	ret = jtsc_words(rng, words, 0);
+	if (ret > 0) {
 		memcpy(buf, rng->core.pool, len);
-		ret = jtsc_core_take(&rng->core, words);
-		atomic64_add(ret, &rng->group->stats[rng->core.src].credited);
+		ret = jtsc_take(rng, words);
 	}
 	rng->last_used = jiffies;
 	mutex_unlock(&rng->lock);
-	return ret == -EBUSY || ret == -ETIMEDOUT ? -EAGAIN : ret;
+	return jtsc_errno(ret);
 }
 
 static void jtsc_rng_attach(struct jtsc_rng *rng, struct jtsc_group *g)
@@ -516,7 +541,7 @@ static void jtsc_rng_attach(struct jtsc_rng *rng, struct jtsc_group *g)
 }
 
 /* Set up @rng, zeroed, and start a collector: 0, -ENOMEM or -ENODEV. */
-int jtsc_rng_init(struct jtsc_rng *rng, struct jtsc_group *g)
+VISIBLE_IF_KUNIT int jtsc_rng_init(struct jtsc_rng *rng, struct jtsc_group *g)
 {
 	int ret;
 
@@ -528,7 +553,7 @@ int jtsc_rng_init(struct jtsc_rng *rng, struct jtsc_group *g)
 }
 
 /* Wipe @rng, no longer in use. */
-void jtsc_rng_destroy(struct jtsc_rng *rng)
+VISIBLE_IF_KUNIT void jtsc_rng_destroy(struct jtsc_rng *rng)
 {
 	mutex_destroy(&rng->lock);
 	jtsc_free_buf(rng);
@@ -536,7 +561,7 @@ void jtsc_rng_destroy(struct jtsc_rng *rng)
 }
 
 /* Wipe and free the shards of @g, no longer in use. */
-void jtsc_group_destroy(struct jtsc_group *g)
+VISIBLE_IF_KUNIT void jtsc_group_destroy(struct jtsc_group *g)
 {
 	unsigned int i;
 
@@ -549,8 +574,8 @@ void jtsc_group_destroy(struct jtsc_group *g)
 }
 
 /* Set up @g, zeroed, its collectors and shards: 0, -ENOMEM or -ENODEV. */
-int jtsc_group_init(struct jtsc_group *g, const struct jtsc_collector *col,
-		    unsigned long usable, unsigned int nr_shards)
+VISIBLE_IF_KUNIT int jtsc_group_init(struct jtsc_group *g, const struct jtsc_collector *col,
+				     unsigned long usable, unsigned int nr_shards)
 {
 	unsigned int i;
 
@@ -572,8 +597,27 @@ int jtsc_group_init(struct jtsc_group *g, const struct jtsc_collector *col,
 	return 0;
 }
 
+/*
+ * For debugfs: how many instances of @g (random.c's among them) have @src
+ * in @phase, or with @src < 0 have no collector left; read unlocked.
+ */
+unsigned int jtsc_group_count(struct jtsc_group *g, int src, enum jtsc_phase phase)
+{
+	unsigned int i, n = 0, nr = g->nr_shards + (jtsc_global.group == g);
+	struct jtsc_rng *rng;
+
+	for (i = 0; i < nr; i++) {
+		rng = i < g->nr_shards ? &g->shards[i] : &jtsc_global;
+		if (src >= 0)
+			n += READ_ONCE(rng->core.life[src].phase) == phase;
+		else
+			n += jtsc_core_pick(&rng->core, g->usable, jiffies) == -ENODEV;
+	}
+	return n;
+}
+
 /* Park @rng if unused for @idle jiffies; true if it still holds something. */
-bool jtsc_park_idle(struct jtsc_rng *rng, unsigned long idle)
+VISIBLE_IF_KUNIT bool jtsc_park_idle(struct jtsc_rng *rng, unsigned long idle)
 {
 	bool held;
 
@@ -693,7 +737,6 @@ int jitter_tsc_pull(void *buf, size_t len)
  */
 static int jtsc_changed_notify(struct notifier_block *nb, unsigned long action, void *data)
 {
-	WRITE_ONCE(jtsc_group.dead, 0);
 	atomic_inc(&jtsc_group.generation);
 	return NOTIFY_DONE;
 }

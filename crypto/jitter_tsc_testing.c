@@ -130,25 +130,35 @@ static const struct file_operations jtsc_raw_fops = {
 	.llseek = noop_llseek,
 };
 
-/* The counters of every instance; the estimate is the last made. */
+/*
+ * The counters of every instance; the estimate is the last made. What the
+ * instances (random.c's and the shards) are doing is counted over them:
+ * "active" names the collectors running on any, "failed" counts those
+ * with no collector left, "<collector>.dead" those that retired it.
+ */
 static int jtsc_stats_show(struct seq_file *m, void *v)
 {
 	struct jtsc_group *g = &jtsc_group;
-	unsigned long alive = g->usable & ~READ_ONCE(g->dead);
-	unsigned int first = alive ? __ffs(alive) : JTSC_NR_SOURCES, src;
+	unsigned int src, run[JTSC_NR_SOURCES];
 
-	seq_printf(m, "active %s\n", alive ? g->col[first].name : "none");
-	seq_printf(m, "failed %d\n", !alive);
+	for (src = 0; src < JTSC_NR_SOURCES; src++)
+		run[src] = jtsc_group_count(g, src, JTSC_RUNNING);
+	seq_printf(m, "active %s%s%s\n", run[JTSC_SRC_SPEC] ? g->col[JTSC_SRC_SPEC].name : "",
+		   run[JTSC_SRC_SPEC] && run[JTSC_SRC_TIMER] ? "+" : "",
+		   run[JTSC_SRC_TIMER] ? g->col[JTSC_SRC_TIMER].name :
+		   run[JTSC_SRC_SPEC] ? "" : "none");
+	seq_printf(m, "failed %u\n", jtsc_group_count(g, -1, JTSC_DEAD));
 	seq_printf(m, "shards %u\n", g->nr_shards);
 	for (src = 0; src < JTSC_NR_SOURCES; src++) {
 		const char *name = g->col[src].name;
 		struct jtsc_stats *s = &g->stats[src];
 		int step = jtsc_group_step(g, src);
 
-		seq_printf(m, "%s.enabled %d\n", name, !!(alive & BIT(src)));
+		seq_printf(m, "%s.enabled %d\n", name, !!(g->usable & BIT(src)));
 		seq_printf(m, "%s.verified %d\n", name,
 			   atomic64_read(&s->startups) > atomic64_read(&s->refused));
-		seq_printf(m, "%s.dead %d\n", name, test_bit(src, &g->dead));
+		seq_printf(m, "%s.running %u\n", name, run[src]);
+		seq_printf(m, "%s.dead %u\n", name, jtsc_group_count(g, src, JTSC_DEAD));
 		seq_printf(m, "%s.credit_per_sample_256ths %u\n", name,
 			   step >= 0 ? jtsc_ladder[step].credit : 0);
 		seq_printf(m, "%s.startup_tests %lld\n", name, atomic64_read(&s->startups));

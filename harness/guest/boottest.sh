@@ -315,9 +315,11 @@ if [ -n "$fault" ]; then
 			[ "$(jv fault.spec.ok)" = 12 -a "$(jv fault.spec.eagain)" = 0 -a "$(jv fault.spec.efault)" = 0 -a "$(jv fault.spec.other)" = 0 ]
 		check "fault: reads continue after it ($(last "$(jv fault.spec.reads)"))" \
 			[ "$(last "$(jv fault.spec.reads)")" = ok ]
-		check "fault: from the timer collector (active $(jv fault.spec.stat.active), speculative.dead $(jv fault.spec.stat.speculative.dead), timer.verified $(jv fault.spec.stat.timer.verified))" \
-			[ "$(jv fault.spec.stat.active)" = timer -a "$(jv fault.spec.stat.speculative.dead)" = 1 -a \
-			"$(jv fault.spec.stat.timer.verified)" = 1 ]
+		# counted over instances: a shard the reads did not reach may still run the speculative one
+		r=0; [[ $(jv fault.spec.stat.active) == *timer* ]] && [ "$(jv fault.spec.stat.speculative.dead)" -ge 1 ] 2>/dev/null &&
+			[ "$(jv fault.spec.stat.timer.verified)" = 1 ] && r=1
+		check "fault: from the timer collector (active $(jv fault.spec.stat.active), speculative dead on $(jv fault.spec.stat.speculative.dead) instance(s), timer.verified $(jv fault.spec.stat.timer.verified))" \
+			[ $r = 1 ]
 		check "fault: a log line for the failover ($(klog_count 'failing over to the timer collector'))" \
 			[ "$(klog_count 'speculative collector: permanent health-test failure, failing over to the timer collector')" -ge 1 ]
 		check "fault: jitter_tsc.stuck=3 written ($(jv fault.stuck3))" [ "$(jv fault.stuck3)" = ok ]
@@ -329,8 +331,8 @@ if [ -n "$fault" ]; then
 			[ "$(jv fault.new_socket.efault)" = 2 ]
 		check "fault: a log line: no collector left ($(klog_count 'no collector left'))" \
 			[ "$(klog_count 'timer collector: permanent health-test failure, no collector left')" -ge 1 ]
-		check "fault: stats say failed, no active collector ($(jv fault.end.stat.failed), $(jv fault.end.stat.active))" \
-			[ "$(jv fault.end.stat.failed)" = 1 -a "$(jv fault.end.stat.active)" = none ]
+		check "fault: stats say an instance has no collector left ($(jv fault.end.stat.failed); active: $(jv fault.end.stat.active))" \
+			[ "$(jv fault.end.stat.failed)" -ge 1 ] 2>/dev/null
 		check "fault: getrandom still works ($(jv fault.getrandom))" [ "$(jv fault.getrandom)" = 16 ]
 		check "fault: no WARNING/BUG/Oops/INFO in the kernel log (${J[klog.first_warning]:-none})" \
 			[ "$(jv klog.warnings)" = 0 ]

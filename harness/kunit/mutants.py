@@ -162,11 +162,20 @@ MUTANTS = [
     },
     {
         'name': 'death-forgotten',
-        'what': 'a park (a VM fork) brings a dead collector back',
+        'what': 'a park on the same machine brings a dead collector back',
         'cases': ['jtsc_core_failures_test'],
         'file': CORE,
-        'old': '\t\tif (l->phase == JTSC_RUNNING || l->phase == JTSC_RESTART ||',
-        'new': '\t\tif (l->phase == JTSC_RUNNING || l->phase == JTSC_RESTART || l->phase == JTSC_DEAD ||',
+        'old': '\t\tif (new_machine || l->phase == JTSC_RUNNING || l->phase == JTSC_RESTART) {',
+        'new': '\t\tif (new_machine || l->phase != JTSC_REFUSED) {',
+    },
+    {
+        'name': 'death-kept-on-new-machine',
+        'what': 'a collector retired on one machine stays retired on the next '
+                '(a VM fork or resume), which makes new estimates',
+        'cases': ['jtsc_core_failures_test'],
+        'file': CORE,
+        'old': '\t\tif (new_machine || l->phase == JTSC_RUNNING || l->phase == JTSC_RESTART) {',
+        'new': '\t\tif ((new_machine && l->phase != JTSC_DEAD) || l->phase == JTSC_RUNNING || l->phase == JTSC_RESTART) {',
     },
     {
         'name': 'stale-kept',
@@ -245,13 +254,13 @@ MUTANTS = [
                 'they began (a VM cloned mid-request repeats them)',
         'cases': ['jtsc_output_model_test'],
         'file': KCAPI,
-        'old': '\t\t\tjtsc_core_begin_block(&rng->core, words, JTSC_FRESH_CREDIT);',
-        'new': '\t\t\tif (!done)\n\t\t\t\tjtsc_core_begin_block(&rng->core, words, JTSC_FRESH_CREDIT);',
+        'old': '\t\tret = jtsc_words(rng, 0, JTSC_FRESH_CREDIT);',
+        'new': '\t\tret = jtsc_words(rng, 0, done ? 0 : JTSC_FRESH_CREDIT);',
     },
     {
         'name': 'pull-no-failover',
-        'what': 'a pull ends on a failing collector instead of going on with '
-                'the next (random.c would fall back to the stock path)',
+        'what': 'a pull or block ends on a failing collector instead of going '
+                'on with the next (random.c would fall back to the stock path)',
         'cases': ['jtsc_instance_death_test', 'jtsc_buffer_test'],
         'file': KCAPI,
         'old': '\t} while (ret == -EAGAIN && ++retries < JTSC_MAX_RETRIES && !signal_pending(current));',

@@ -76,7 +76,15 @@ help and the code comments:
             where jtsc_rng_generate() waits interruptibly and gives up; a
             timer callback that does something, or a timer collector
             credited per expiry; a collector dead for every instance; the
-            timer collector under migration disabled;
+            timer collector under migration disabled; a step "estimated at
+            each startup test"; "no reader can raise or lower a credit"
+            (a reader triggers a generation's first estimate); a core that
+            uses "no kernel API"; async work ending "hundreds of ms before
+            the last initcall" or a setup of "a few ms"; readers on
+            different CPUs that never wait for each other (shards are
+            cpu % 8); a caller that waits for an attempt under way (random.c
+            takes its mutex with mutex_trylock()); fresh samples for a
+            request's first block only (every block takes them);
   comments  no code comment of the series cites the development harness
             (harness/, make bench/check/..., check-margin, mutants.py).
 
@@ -480,7 +488,8 @@ ret = re.search(r"\* jtsc_rng_generate\(\).*?\* Return:(.*?)\*/", kcapi, re.S)
 gen = set(re.findall(r"-(E[A-Z]+)", ret.group(1))) if ret else set()
 ok("errno", "no Return: of jtsc_rng_generate()", bool(gen), "the series' C files")
 # a bounded retry ("ret == -EAGAIN && ++retries < ...") lets -EAGAIN out
-if re.search(r"==\s*-EAGAIN\s*&&", body_of("jtsc_rng_generate", TEXTS) or ""):
+if re.search(r"==\s*-EAGAIN\s*&&", (body_of("jtsc_rng_generate", TEXTS) or "") +
+             (body_of("jtsc_words", TEXTS) or "")):
     gen.add("EAGAIN")
 # the crypto_rng's generate retries -EAGAIN itself, or through the one
 # helper it calls for that
@@ -586,13 +595,15 @@ PAIRS = [
     # (caller, callee): what the prose says calls what
     ("try_to_generate_entropy", "try_jitter_tsc"),
     ("try_jitter_tsc", "jitter_tsc_pull"),
-    ("try_jitter_tsc", "mutex_lock_interruptible"),
+    ("try_jitter_tsc", "mutex_trylock"),
     ("try_jitter_tsc", "credit_init_bits"),
     ("try_jitter_tsc", "mix_pool_bytes"),
+    ("random_jitter_tsc_init", "queue_work"),
     ("random_jitter_tsc_init", "async_schedule"),
+    ("random_wait_jitter_tsc", "wait_for_completion_timeout"),
     ("wait_for_random_bytes", "try_to_generate_entropy"),
     ("urandom_read_iter", "try_to_generate_entropy"),
-    ("jtsc_mod_init", "async_schedule"),
+    ("jtsc_mod_init", "queue_work"),
     ("jitter_tsc_pull", "wait_for_completion_interruptible"),
     ("jtsc_rng_pull", "mutex_lock_interruptible"),
     ("jtsc_rng_generate", "mutex_lock_interruptible"),
@@ -606,7 +617,7 @@ PAIRS = [
 # What the prose says the module does, whichever of its functions does it:
 # each is called somewhere in the series' C files (KUnit aside).
 MODULE_CALLS = ["crypto_register_rng", "execute_with_initialized_rng",
-                "register_random_vmfork_notifier", "register_pm_notifier", "async_schedule",
+                "register_random_vmfork_notifier", "register_pm_notifier", "queue_work",
                 "boot_cpu_has", "tsc_jitter_fill", "migrate_disable", "cond_resched",
                 "__vmalloc", "kvfree_sensitive", "memzero_explicit", "schedule",
                 "mutex_lock_interruptible", "sha256"]
@@ -968,18 +979,89 @@ def claim_migrate(s, ctx):
     return None
 
 
+def claim_est_when(s, ctx):
+    """The step is estimated once per machine generation, not at each
+    startup test."""
+    if EST_BY_WORK and re.search(r"\bestimated (?:at|by|in|during|with|from) (?:each|every|the|a) "
+                                 r"(?:\w+ )?startup tests?\b", s, re.I):
+        return "the step is estimated once per machine generation by the estimate work, not by startup tests"
+    return None
+
+
+def claim_reader_credit(s, ctx):
+    """A reader that starts a collector with no step yet triggers the
+    generation's first estimate of it, under whatever load it makes."""
+    if re.search(r"\bno (?:reader|caller|user|tenant)s?\b[^.;]{0,60}?\b(?:raise|lower|change|move|set|"
+                 r"influence)s?\b[^.;]{0,30}?\bcredits?\b", s, re.I) and \
+            not re.search(r"\bonce (?:it is |a step is )?set\b|\balready set\b|\bafter\b|\bfirst estimate", s, re.I):
+        return ("a reader that starts a collector with no step yet triggers that generation's "
+                "first estimate, under the load it chooses")
+    return None
+
+
+def claim_no_api(s, ctx):
+    if re.search(r"\b(?:uses?|calls?|needs?) no kernel (?:API|interfaces?|functions?)\b", s, re.I) and \
+            not re.search(r"\bbeyond\b|\bbut\b|\bexcept\b|\bother than\b", s, re.I):
+        return "the core calls kernel helpers (cond_resched(), WARN_ON_ONCE(), bit and string helpers)"
+    return None
+
+
+def claim_boot_timing(s, ctx):
+    """Boot timings the data refutes: arm64's async work ends up to tens of
+    ms after the last initcall, and the setup is tens of ms natively."""
+    if re.search(r"\bhundreds of (?:ms|milliseconds) before the last initcall", s, re.I):
+        return "the async work does not end hundreds of ms before the last initcall (arm64: after it)"
+    if re.search(r"\bsetup\b[^.]{0,40}?\ba few (?:ms|milliseconds)\b", s, re.I):
+        return "the setup is not a few ms natively (make bench: tens of ms)"
+    return None
+
+
+def claim_shards(s, ctx):
+    """Readers share a shard when their CPUs are equal modulo JTSC_MAX_SHARDS."""
+    if re.search(r"\breaders? on (?:different|other|separate|distinct) CPUs\b[^.]{0,40}?\b(?:do not|don't|never|"
+                 r"cannot|can't) (?:wait|contend|block|serialise|serialize)", s, re.I) and \
+            not re.search(r"\bup to (?:8|eight)\b|\bmodulo\b|%|\bunless\b|\bshare\b", s, re.I):
+        return "shards are cpu %% %d: readers on CPUs that share one wait for each other" % MAX_SHARDS
+    return None
+
+
+def claim_attempts(s, ctx):
+    """random.c's try_jitter_tsc() takes its mutex with mutex_trylock():
+    a caller that finds an attempt under way runs the stock loop instead of
+    waiting for it."""
+    if TRYLOCK and re.search(r"\bwaits? for (?:at most )?(?:one|the) attempt\b|\bwaits? for the attempt under way|"
+                             r"\bsaw an attempt end\b", s, re.I) and not re.search(r"\bnot\b|\bno longer\b", s, re.I):
+        return "a caller that finds an attempt under way does not wait for it (mutex_trylock())"
+    return None
+
+
+def claim_fresh_first(s, ctx):
+    """Every block, not only a request's first, takes JTSC_FRESH_CREDIT
+    from samples collected after it began."""
+    if BLOCK_FRESH and re.search(r"\b(?:a|the|each|every) (?:new )?request's first block\b[^.]{0,80}?\b(?:fresh|new "
+                                 r"samples|collected after)|\bonly the first block\b", s, re.I) and \
+            not re.search(r"\bnot only\b|\bevery block\b|\beach block\b|\bearlier\b", s, re.I):
+        return "every block takes JTSC_FRESH_CREDIT from samples collected after it began, not only the first"
+    return None
+
+
 JTSC_SPW_MAX = max(p["samples_per_word"] for p in rows)
 # What those claims are checked against, from the code.
 EST_BY_WORK = (body_of("jtsc_estimate_fn", TEXTS) is not None and
                "jtsc_estimate_samples" not in (body_of("jtsc_start", TEXTS) or ""))
 STARTUP_CAN_KILL = "JTSC_DEAD" in (body_of("jtsc_core_startup", TEXTS) or "")
-_gen = body_of("jtsc_rng_generate", TEXTS) or ""
+_gen = (body_of("jtsc_rng_generate", TEXTS) or "") + (body_of("jtsc_words", TEXTS) or "")
 GEN_KILLABLE = "killable" in _gen
 GEN_EAGAIN = re.search(r"==\s*-EAGAIN\s*&&", _gen) is not None
 TIMER_FN_EMPTY = re.fullmatch(r"\s*", body_of("jtsc_timer_fn", TEXTS) or "x") is not None
+_try = body_of("try_jitter_tsc", TEXTS) or ""
+TRYLOCK = "mutex_trylock" in _try
+BLOCK_FRESH = "jtsc_words(rng, 0, JTSC_FRESH_CREDIT)" in _gen
+MAX_SHARDS = K.get("JTSC_MAX_SHARDS", 8)
 CLAIMS = [claim_init, claim_pull, claim_half, claim_random, claim_holdup, claim_mcv, claim_nlogn,
           claim_fork, claim_who_estimates, claim_dead_all, claim_migrate, claim_never_retires,
-          claim_wait, claim_timer]
+          claim_wait, claim_timer, claim_est_when, claim_reader_credit, claim_no_api,
+          claim_boot_timing, claim_shards, claim_attempts, claim_fresh_first]
 HARNESS = re.compile(r"harness/|\bmake (?:bench|check|measure|mutants|run|series|sync|tree|kernel)\b|"
                      r"\bcheck-(?:margin|cutoffs|docs)\b|\bmutants\.py\b|\b(?:the|our|development) harness\b",
                      re.I)
@@ -1076,16 +1158,35 @@ SELF_TEST = [
     ("Both collectors run each batch with migration disabled.", [], claim_migrate),
     ("The timer collector runs its batch with migrate_disable() held.", [], claim_migrate),
     ("The timer collector sleeps, so it runs with migration enabled.", [], None),
+    ("The credit is estimated at each startup test.", [], claim_est_when),
+    ("Each step is estimated once per machine generation, before the first startup test "
+     "that needs it.", [], None),
+    ("No reader can raise or lower a credit.", [], claim_reader_credit),
+    ("No reader can lower a credit once it is set.", [], None),
+    ("The estimate and the core use no kernel API.", [], claim_no_api),
+    ("The core uses no kernel API beyond types and cond_resched().", [], None),
+    ("The async work ends hundreds of ms before the last initcall.", [], claim_boot_timing),
+    ("The setup takes a few ms natively.", [], claim_boot_timing),
+    ("The setup takes tens of ms natively (make bench).", [], None),
+    ("Readers on different CPUs do not wait for each other.", [], claim_shards),
+    ("Readers on different CPUs do not wait for each other, up to 8 CPUs.", [], None),
+    ("A caller waits for at most one attempt, the one under way when it came.", [],
+     claim_attempts),
+    ("A caller that finds an attempt under way does not wait for it.", [], None),
+    ("A request's first block takes 256 bits from fresh samples.", [], claim_fresh_first),
+    ("Every block takes 256 bits from samples collected after it began, not only a "
+     "request's first block.", [], None),
 ]
 # the rules that hold only against some code are tested as if they held
-_held = (EST_BY_WORK, STARTUP_CAN_KILL, GEN_KILLABLE, GEN_EAGAIN, TIMER_FN_EMPTY)
+_held = (EST_BY_WORK, STARTUP_CAN_KILL, GEN_KILLABLE, GEN_EAGAIN, TIMER_FN_EMPTY, TRYLOCK, BLOCK_FRESH)
 EST_BY_WORK, STARTUP_CAN_KILL, GEN_KILLABLE, GEN_EAGAIN, TIMER_FN_EMPTY = True, True, False, True, True
+TRYLOCK, BLOCK_FRESH = True, True
 for s, nb, want in SELF_TEST:
     got = [c for c in CLAIMS if c(s, [s] + nb)]
     ok("claims", "self-test: \"%s\" caught by %s, not %s" %
        (s, [c.__name__ for c in got] or "nothing", want.__name__ if want else "nothing"),
        got == ([want] if want else []), "check-docs.py")
-EST_BY_WORK, STARTUP_CAN_KILL, GEN_KILLABLE, GEN_EAGAIN, TIMER_FN_EMPTY = _held
+EST_BY_WORK, STARTUP_CAN_KILL, GEN_KILLABLE, GEN_EAGAIN, TIMER_FN_EMPTY, TRYLOCK, BLOCK_FRESH = _held
 for s, want in [("harness/measure/check-margin.py checks them.", True),
                 ("make check runs it against this table.", True),
                 ("`make bench` divides one by the other.", True),

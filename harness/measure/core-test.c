@@ -90,8 +90,10 @@ int main(void)
 	CHECK(jtsc_core_pick(&c, JTSC_COLLECT_ALL, 0) == JTSC_SRC_TIMER,
 	      "the dead collector is passed over");
 	CHECK(jtsc_core_pick(&c, BIT(JTSC_SRC_SPEC), 0) == -ENODEV, "none left without the timer");
-	jtsc_core_park(&c, true);
+	jtsc_core_park(&c, false);
 	CHECK(c.life[0].phase == JTSC_DEAD, "death outlives a park");
+	jtsc_core_park(&c, true);
+	CHECK(c.life[0].phase == JTSC_IDLE, "not a new machine, which makes new estimates");
 
 	/* 4. an intermittent failure needs a new startup test, a step lower; three retire */
 	fill_random(start, sizeof(start));

@@ -13,7 +13,9 @@
 # virtio disk when the kernel's .config has VIRTIO_BLK, else on a second
 # serial port (ttyS1, captured to a file); JTSC_DUMP_VIA=disk|serial forces.
 # Env: KERNEL (default the guest bzImage), JTSC_SPEC_SAMPLES, JTSC_TIMER_SAMPLES
-# (default 10^6 each), JTSC_TIMER_MS, JTSC_DUMP_BYTES.
+# (default 10^6 each), JTSC_TIMER_MS, JTSC_DUMP_BYTES, JTSC_GUEST_WORDS (more
+# kernel command-line words), GUEST_RESULTS=0 (raw: the samples only, no
+# estimate and nothing written to results; regimes.sh).
 # JTSC_ARCH=arm64: the arm64 guest instead (build/obj-arm64, QEMU virt,
 # cortex-a57; dump-init cross compiled), raw mode only, results under
 # guest_arm64.* (the timer collector alone: no speculative one there).
@@ -63,6 +65,7 @@ case $mode in
 raw)
 	words="jtsc.dump=raw jtsc.spec_samples=${JTSC_SPEC_SAMPLES:-1000000}"
 	words="$words jtsc.timer_samples=${JTSC_TIMER_SAMPLES:-1000000} jtsc.timer_ms=${JTSC_TIMER_MS:-240000}"
+	words="$words ${JTSC_GUEST_WORDS:-}"
 	# the arm64 guest has the KUnit suite built in: not for this boot
 	[ "$arch" = x86_64 ] || words="$words kunit.enable=0"
 	size=$(( 64 << 20 ))
@@ -122,6 +125,7 @@ if [ ! -s "$out/spec_raw.bin" ] && [ ! -s "$out/timer_raw.bin" ]; then
 	echo "guest: no raw samples came out: $(grep -m1 -o 'jitter_tsc: .*' "$out/guest.log" || echo 'see guest.log')" >&2
 	exit 1
 fi
+[ "${GUEST_RESULTS:-1}" != 0 ] || exit 0
 for c in spec timer; do
 	[ -s "$out/${c}_raw.bin" ] || continue
 	echo "guest: estimating ${c}_raw ($(cnt ${c}_raw) samples$([ $c = spec ] && echo ', about a minute'))"
