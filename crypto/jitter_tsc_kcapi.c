@@ -404,8 +404,10 @@ static int jtsc_fill(struct jtsc_rng *rng, unsigned int words)
 
 	while (c->tested < words) {
 		ret = jtsc_collect(rng, src);
-		if (ret)
+		if (ret) {
+			memzero_explicit(rng->raw, sizeof(rng->raw));
 			return ret == -EINTR ? ret : -EAGAIN;
+		}
 		cond_resched();
 		phase = jtsc_core_feed(c, rng->raw);
 		memzero_explicit(rng->raw, sizeof(rng->raw));
