@@ -1040,7 +1040,8 @@ def claim_fresh_first(s, ctx):
     from samples collected after it began."""
     if BLOCK_FRESH and re.search(r"\b(?:a|the|each|every) (?:new )?request's first block\b[^.]{0,80}?\b(?:fresh|new "
                                  r"samples|collected after)|\bonly the first block\b", s, re.I) and \
-            not re.search(r"\bnot only\b|\bevery block\b|\beach block\b|\bearlier\b", s, re.I):
+            not re.search(r"\bnot only\b|\bevery block\b|\beach block\b|\bearlier\b|\bwhile only\b|"
+                          r"\brevision\b|\bbefore\b", s, re.I):
         return "every block takes JTSC_FRESH_CREDIT from samples collected after it began, not only the first"
     return None
 
@@ -1176,6 +1177,8 @@ SELF_TEST = [
     ("A request's first block takes 256 bits from fresh samples.", [], claim_fresh_first),
     ("Every block takes 256 bits from samples collected after it began, not only a "
      "request's first block.", [], None),
+    ("It ran at 5 times (10 while only a request's first block took fresh samples).", [],
+     None),
 ]
 # the rules that hold only against some code are tested as if they held
 _held = (EST_BY_WORK, STARTUP_CAN_KILL, GEN_KILLABLE, GEN_EAGAIN, TIMER_FN_EMPTY, TRYLOCK, BLOCK_FRESH)
