@@ -38,7 +38,7 @@ for kind in ret thunk srso; do
 	gcc $CFLAGS_TOOLS $LOOP_CFLAGS -idirafter "$top/arch/x86/include" \
 		-o "$d/host-spec-$kind" "$top/harness/measure/host-spec.c" "$d/hweight-$kind.o" "$d/thunk-$kind.o"
 	objdump -d --no-show-raw-insn "$d/host-spec-$kind" |
-		awk '/<__sw_hweight64>:/,/^$/' | grep -v -e nop -e '^$' | tail -1 | sed "s/^/  $kind: /"
+		awk '/<__sw_hweight64>:/,/^$/' | grep -v -e nop -e xchg -e '^$' | tail -1 | sed "s/^/  $kind: /"
 done
 idle_wait
 for kind in ret thunk srso ret; do
