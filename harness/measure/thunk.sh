@@ -11,7 +11,8 @@
 #           srso_alias_return_thunk, AMD Zen 3 and 4's safe RET),
 # and each is run for 10^6 samples after a warm-up: ns per pass, the
 # kernel's estimator (ea-core) and ea_noniid. Run it on quiet CPUs.
-# Rows go to harness/measure/results as thunk.<host>.<kind>.*.
+# Rows go to harness/measure/results as thunk.<host>.<date>.<run>.<kind>,
+# every run kept.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/harness/measure/lib.sh"
@@ -41,11 +42,13 @@ for kind in ret thunk srso; do
 		awk '/<__sw_hweight64>:/,/^$/' | grep -v -e nop -e xchg -e '^$' | tail -1 | sed "s/^/  $kind: /"
 done
 idle_wait
+stamp=$(date -u +%Y-%m-%dT%H:%MZ) i=0
 for kind in ret thunk srso ret; do
+	i=$((i + 1))
 	"$d/host-spec-$kind" -n 1000000 "$d/$kind.bin" > "$d/$kind.txt"
 	ns=$(awk '$1 == "ns_per_sample" { print $2 }' "$d/$kind.txt")
 	k=$("$M/ea-core" "$d/$kind.bin" | awk '/^H_min/ { print $2 }')
 	e=$("$M/ea_noniid" -q -t u8 "$d/$kind.bin" | awk '/^H_min/ { print $2 }')
 	printf 'thunk: %-5s %7.1f ns per pass, kernel estimate %.3f, ea_noniid %.3f\n' "$kind" "$ns" "$k" "$e"
-	set_results "thunk.$host.$kind" "$ns ns per pass, ea-core $k, ea_noniid $e ($(date -u +%Y-%m-%dT%H:%MZ), 10^6 samples)"
+	set_results "thunk.$host.$stamp.$i.$kind" "$ns ns per pass, ea-core $k, ea_noniid $e (10^6 samples)"
 done
