@@ -963,49 +963,6 @@ def claim_timer(s, ctx):
     return None
 
 
-def claim_dead_all(s, ctx):
-    if re.search(r"\b(?:dead|retired|disabled)\b[^.]{0,30}?\bfor (?:every|all|each) (?:the )?(?:instances?|of them)\b|"
-                 r"\bdead for (?:every|all)\b", s, re.I) and not re.search(r"\b(?:not|never|only)\b", s, re.I):
-        return "a permanent failure retires a collector for the instance that saw it only"
-    return None
-
-
-def claim_migrate(s, ctx):
-    if re.search(r"\b(?:both collectors|(?:stack-)?timer collector)\b[^.]{0,80}?\b(?:migration disabled|"
-                 r"migrate_disable\(\)|migration off)", s, re.I) and \
-            not re.search(r"\b(?:not|no longer|never|enabled)\b", s, re.I):
-        return ("the timer collector runs with migration enabled (it drops a sample whose reads "
-                "were on two CPUs); only the speculative one disables it, for one batch")
-    return None
-
-
-def claim_est_when(s, ctx):
-    """The step is estimated once per machine generation, not at each
-    startup test."""
-    if EST_BY_WORK and re.search(r"\bestimated (?:at|by|in|during|with|from) (?:each|every|the|a) "
-                                 r"(?:\w+ )?startup tests?\b", s, re.I):
-        return "the step is estimated once per machine generation by the estimate work, not by startup tests"
-    return None
-
-
-def claim_reader_credit(s, ctx):
-    """A reader that starts a collector with no step yet triggers the
-    generation's first estimate of it, under whatever load it makes."""
-    if re.search(r"\bno (?:reader|caller|user|tenant)s?\b[^.;]{0,60}?\b(?:raise|lower|change|move|set|"
-                 r"influence)s?\b[^.;]{0,30}?\bcredits?\b", s, re.I) and \
-            not re.search(r"\bonce (?:it is |a step is )?set\b|\balready set\b|\bafter\b|\bfirst estimate", s, re.I):
-        return ("a reader that starts a collector with no step yet triggers that generation's "
-                "first estimate, under the load it chooses")
-    return None
-
-
-def claim_no_api(s, ctx):
-    if re.search(r"\b(?:uses?|calls?|needs?) no kernel (?:API|interfaces?|functions?)\b", s, re.I) and \
-            not re.search(r"\bbeyond\b|\bbut\b|\bexcept\b|\bother than\b", s, re.I):
-        return "the core calls kernel helpers (cond_resched(), WARN_ON_ONCE(), bit and string helpers)"
-    return None
-
-
 def claim_boot_timing(s, ctx):
     """Boot timings the data refutes: arm64's async work ends up to tens of
     ms after the last initcall, and the setup is tens of ms natively."""
@@ -1013,36 +970,6 @@ def claim_boot_timing(s, ctx):
         return "the async work does not end hundreds of ms before the last initcall (arm64: after it)"
     if re.search(r"\bsetup\b[^.]{0,40}?\ba few (?:ms|milliseconds)\b", s, re.I):
         return "the setup is not a few ms natively (make bench: tens of ms)"
-    return None
-
-
-def claim_shards(s, ctx):
-    """Readers share a shard when their CPUs are equal modulo JTSC_MAX_SHARDS."""
-    if re.search(r"\breaders? on (?:different|other|separate|distinct) CPUs\b[^.]{0,40}?\b(?:do not|don't|never|"
-                 r"cannot|can't) (?:wait|contend|block|serialise|serialize)", s, re.I) and \
-            not re.search(r"\bup to (?:8|eight)\b|\bmodulo\b|%|\bunless\b|\bshare\b", s, re.I):
-        return "shards are cpu %% %d: readers on CPUs that share one wait for each other" % MAX_SHARDS
-    return None
-
-
-def claim_attempts(s, ctx):
-    """random.c's try_jitter_tsc() takes its mutex with mutex_trylock():
-    a caller that finds an attempt under way runs the stock loop instead of
-    waiting for it."""
-    if TRYLOCK and re.search(r"\bwaits? for (?:at most )?(?:one|the) attempt\b|\bwaits? for the attempt under way|"
-                             r"\bsaw an attempt end\b", s, re.I) and not re.search(r"\bnot\b|\bno longer\b", s, re.I):
-        return "a caller that finds an attempt under way does not wait for it (mutex_trylock())"
-    return None
-
-
-def claim_fresh_first(s, ctx):
-    """Every block, not only a request's first, takes JTSC_FRESH_CREDIT
-    from samples collected after it began."""
-    if BLOCK_FRESH and re.search(r"\b(?:a|the|each|every) (?:new )?request's first block\b[^.]{0,80}?\b(?:fresh|new "
-                                 r"samples|collected after)|\bonly the first block\b", s, re.I) and \
-            not re.search(r"\bnot only\b|\bevery block\b|\beach block\b|\bearlier\b|\bwhile only\b|"
-                          r"\brevision\b|\bbefore\b", s, re.I):
-        return "every block takes JTSC_FRESH_CREDIT from samples collected after it began, not only the first"
     return None
 
 
@@ -1059,6 +986,78 @@ _try = body_of("try_jitter_tsc", TEXTS) or ""
 TRYLOCK = "mutex_trylock" in _try
 BLOCK_FRESH = "jtsc_words(rng, 0, JTSC_FRESH_CREDIT)" in _gen
 MAX_SHARDS = K.get("JTSC_MAX_SHARDS", 8)
+
+
+def phrase_claim(name, pattern, unless, why, holds=None):
+    """A claim a phrase (@pattern) makes and another (@unless, if any) takes
+    back: @why when @pattern and not @unless is in the sentence. @holds names the
+    flag, read from the code, without which the claim is no error (the
+    self-test sets it)."""
+    def claim(s, ctx):
+        if holds and not globals()[holds]:
+            return None
+        if re.search(pattern, s, re.I) and not (unless and re.search(unless, s, re.I)):
+            return why
+        return None
+    claim.__name__ = name
+    return claim
+
+
+claim_dead_all = phrase_claim(
+    "claim_dead_all",
+    r"\b(?:dead|retired|disabled)\b[^.]{0,30}?\bfor (?:every|all|each) (?:the )?(?:instances?|of them)\b|"
+    r"\bdead for (?:every|all)\b", r"\b(?:not|never|only)\b",
+    "a permanent failure retires a collector for the instance that saw it only")
+claim_migrate = phrase_claim(
+    "claim_migrate",
+    r"\b(?:both collectors|(?:stack-)?timer collector)\b[^.]{0,80}?\b(?:migration disabled|"
+    r"migrate_disable\(\)|migration off)", r"\b(?:not|no longer|never|enabled)\b",
+    "the timer collector runs with migration enabled (it drops a sample whose reads "
+    "were on two CPUs); only the speculative one disables it, for one batch")
+# the step is estimated once per machine generation, not at each startup test
+claim_est_when = phrase_claim(
+    "claim_est_when",
+    r"\bestimated (?:at|by|in|during|with|from) (?:each|every|the|a) (?:\w+ )?startup tests?\b", None,
+    "the step is estimated once per machine generation by the estimate work, not by startup tests",
+    holds="EST_BY_WORK")
+# a reader that starts a collector with no step yet triggers the
+# generation's first estimate of it, under whatever load it makes
+claim_reader_credit = phrase_claim(
+    "claim_reader_credit",
+    r"\bno (?:reader|caller|user|tenant)s?\b[^.;]{0,60}?\b(?:raise|lower|change|move|set|"
+    r"influence)s?\b[^.;]{0,30}?\bcredits?\b",
+    r"\bonce (?:it is |a step is )?set\b|\balready set\b|\bafter\b|\bfirst estimate",
+    "a reader that starts a collector with no step yet triggers that generation's "
+    "first estimate, under the load it chooses")
+claim_no_api = phrase_claim(
+    "claim_no_api",
+    r"\b(?:uses?|calls?|needs?) no kernel (?:API|interfaces?|functions?)\b",
+    r"\bbeyond\b|\bbut\b|\bexcept\b|\bother than\b",
+    "the core calls kernel helpers (cond_resched(), WARN_ON_ONCE(), bit and string helpers)")
+# readers share a shard when their CPUs are equal modulo JTSC_MAX_SHARDS
+claim_shards = phrase_claim(
+    "claim_shards",
+    r"\breaders? on (?:different|other|separate|distinct) CPUs\b[^.]{0,40}?\b(?:do not|don't|never|"
+    r"cannot|can't) (?:wait|contend|block|serialise|serialize)",
+    r"\bup to (?:8|eight)\b|\bmodulo\b|%|\bunless\b|\bshare\b",
+    "shards are cpu %% %d: readers on CPUs that share one wait for each other" % MAX_SHARDS)
+# random.c takes its mutex with mutex_trylock(): a caller that finds an
+# attempt under way runs the stock loop instead of waiting for it
+claim_attempts = phrase_claim(
+    "claim_attempts",
+    r"\bwaits? for (?:at most )?(?:one|the) attempt\b|\bwaits? for the attempt under way|"
+    r"\bsaw an attempt end\b", r"\bnot\b|\bno longer\b",
+    "a caller that finds an attempt under way does not wait for it (mutex_trylock())",
+    holds="TRYLOCK")
+# every block, not only a request's first, takes JTSC_FRESH_CREDIT from
+# samples collected after it began
+claim_fresh_first = phrase_claim(
+    "claim_fresh_first",
+    r"\b(?:a|the|each|every) (?:new )?request's first block\b[^.]{0,80}?\b(?:fresh|new "
+    r"samples|collected after)|\bonly the first block\b",
+    r"\bnot only\b|\bevery block\b|\beach block\b|\bearlier\b|\bwhile only\b|\brevision\b|\bbefore\b",
+    "every block takes JTSC_FRESH_CREDIT from samples collected after it began, not only the first",
+    holds="BLOCK_FRESH")
 CLAIMS = [claim_init, claim_pull, claim_half, claim_random, claim_holdup, claim_mcv, claim_nlogn,
           claim_fork, claim_who_estimates, claim_dead_all, claim_migrate, claim_never_retires,
           claim_wait, claim_timer, claim_est_when, claim_reader_credit, claim_no_api,
