@@ -1039,6 +1039,20 @@ static void run_fault(void)
 
 /* ---- unprivileged readers in rounds (jtsc.mode=rounds) ----------------- */
 
+/* A new jitter_tsc socket and transform, one 32-byte read, closed: 1 if it read them. */
+static int read_one_round(void)
+{
+	unsigned char blk[32];
+	struct afalg_rng r;
+	int good;
+
+	if (afalg_rng_bind(&r, "jitter_tsc"))
+		return 0;
+	good = !afalg_rng_accept(&r) && afalg_rng_read(&r, blk, sizeof(blk), NULL) == sizeof(blk);
+	afalg_rng_close(&r);
+	return good;
+}
+
 /*
  * A child that drops to uid and gid 65534 makes each round on a new
  * socket and transform, opened and closed: what issue reports showed
@@ -1047,8 +1061,6 @@ static void run_fault(void)
 static void run_rounds(void)
 {
 	unsigned long n = param_ul("jtsc.rounds", 1000), i, good = 0;
-	unsigned char blk[32];
-	struct afalg_rng r;
 	int64_t t0;
 	pid_t pid;
 	int st;
@@ -1059,14 +1071,8 @@ static void run_rounds(void)
 	if (pid == 0) {
 		if (setgid(65534) || setuid(65534))
 			_exit(2);
-		for (i = 0; i < n; i++) {
-			if (afalg_rng_bind(&r, "jitter_tsc"))
-				continue;
-			if (!afalg_rng_accept(&r) &&
-			    afalg_rng_read(&r, blk, sizeof(blk), NULL) == sizeof(blk))
-				good++;
-			afalg_rng_close(&r);
-		}
+		for (i = 0; i < n; i++)
+			good += read_one_round();
 		out("rounds.uid=%d", (int)getuid());
 		out("rounds.good=%lu", good);
 		_exit(0);
@@ -1084,17 +1090,9 @@ static void run_rounds(void)
 static long read_each_cpu(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN), cpu, good = 0;
-	unsigned char blk[32];
-	struct afalg_rng r;
 
-	for (cpu = 0; cpu < n; cpu++) {
-		if (pin_cpu(cpu) || afalg_rng_bind(&r, "jitter_tsc"))
-			continue;
-		if (!afalg_rng_accept(&r) &&
-		    afalg_rng_read(&r, blk, sizeof(blk), NULL) == sizeof(blk))
-			good++;
-		afalg_rng_close(&r);
-	}
+	for (cpu = 0; cpu < n; cpu++)
+		good += !pin_cpu(cpu) && read_one_round();
 	pin_cpu_all();
 	return good;
 }
